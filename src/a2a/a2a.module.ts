@@ -1,0 +1,55 @@
+import { BeforeApplicationShutdown, Module, OnModuleInit } from '@nestjs/common';
+import { AuthCoreModule } from '../platform/auth/auth-core.module';
+import { AppConfig } from '../platform/config/app-config';
+import { RoutePolicies } from '../platform/http/route-policies';
+import { AgentCardFactory } from './card/agent-card.factory';
+import { AgentCardService } from './card/agent-card.service';
+import { HubEndpointsResolver } from './card/hub-endpoints';
+import { ORCHESTRATOR_PROFILE, PlaceholderOrchestratorExecutor } from './executors/placeholder-orchestrator.executor';
+import { A2aGrpcService } from './grpc/a2a-grpc.service';
+import { AgentHost } from './hosting/agent-host';
+import { A2aHttpController, HubCardController } from './http/a2a-http.controller';
+import { PushConfigRepository } from './push/push-config.repository';
+import { A2aTaskRepository } from './store/a2a-task.repository';
+
+/**
+ * A2A hosting on the official SDK: every hosted agent over JSON-RPC, HTTP+JSON and gRPC, v0.3
+ * and v1.0, with tasks on the key-value store and Postgres and push notifications. Until the
+ * orchestrator exists, the default agent is a placeholder that says routing is not configured.
+ */
+@Module({
+  imports: [AuthCoreModule],
+  controllers: [A2aHttpController, HubCardController],
+  providers: [
+    AgentCardFactory,
+    AgentCardService,
+    HubEndpointsResolver,
+    AgentHost,
+    A2aTaskRepository,
+    PushConfigRepository,
+    A2aGrpcService,
+  ],
+  exports: [AgentHost, AgentCardService, HubEndpointsResolver],
+})
+export class A2aModule implements OnModuleInit, BeforeApplicationShutdown {
+  constructor(
+    private readonly host: AgentHost,
+    private readonly routes: RoutePolicies,
+    private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    // The SDK's handlers parse their own bodies (behind our preflight); /v1 speaks JSON-RPC.
+    this.routes.registerOwnBodyParsing(/^\/api\/agents\/[^/]+\/(v1|json)(\/|$)/);
+    this.routes.registerJsonRpc(/^\/api\/agents\/[^/]+\/v1$/);
+    this.host.host({
+      profile: ORCHESTRATOR_PROFILE,
+      executor: new PlaceholderOrchestratorExecutor(() => this.host.list().map((a) => a.id)),
+    });
+  }
+
+  /** Notifications already queued get their chance to go out, within the shutdown deadline. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.host.drainPushNotifications(this.config.shutdownTimeoutMs);
+  }
+}

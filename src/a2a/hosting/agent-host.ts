@@ -1,0 +1,189 @@
+import {
+  A2ARequestHandler,
+  AgentExecutor,
+  DefaultExecutionEventBusManager,
+  DefaultRequestHandler,
+  ServerCallContext,
+  ServerCallContextBuilder,
+  ServerCallContextBuilderOptions,
+  STATE_HEADERS_KEY,
+} from '@a2a-js/sdk/server';
+import { jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import { Injectable } from '@nestjs/common';
+import { Router } from 'express';
+import type { NextFunction, Request, Response } from 'express';
+import type { Principal } from '../../platform/auth/principal';
+import { AppConfig } from '../../platform/config/app-config';
+import { SecretBox } from '../../platform/crypto/secret-box';
+import { DomainError } from '../../platform/errors/domain-error';
+import { ErrorCode } from '../../platform/errors/error-code';
+import { KeyValueStore } from '../../platform/kv/key-value-store';
+import { OutboundHttp } from '../../platform/net/outbound-http';
+import { AgentProfile, DEFAULT_AGENT_ID } from '../agent-profile';
+import { AgentCardFactory } from '../card/agent-card.factory';
+import { HubEndpointsResolver } from '../card/hub-endpoints';
+import { jsonRpcPreflight, restPreflight } from '../http/protocol-preflight';
+import { PgPushConfigStore } from '../push/pg-push-config.store';
+import { PushConfigRepository } from '../push/push-config.repository';
+import { RetryingPushSender } from '../push/retrying-push.sender';
+import { A2aTaskRepository } from '../store/a2a-task.repository';
+import { KvTaskStore } from '../store/kv-task.store';
+import { A2aUser } from './a2a-user';
+import { GuardedRequestHandler } from './guarded-request-handler';
+
+/** Key in ServerCallContext.state holding the id of the agent a call is for. */
+export const AGENT_ID_STATE_KEY = 'switchboard.agentId';
+
+export interface AgentDefinition {
+  profile: AgentProfile;
+  executor: AgentExecutor;
+}
+
+/** One agent the hub serves: its SDK request handler, its HTTP routes, its stores. */
+export class HostedAgent {
+  constructor(
+    readonly profile: AgentProfile,
+    readonly handler: A2ARequestHandler,
+    /** Serves `/v1` (JSON-RPC) and `/json/...` (HTTP+JSON) relative to /api/agents/{id}. */
+    readonly router: Router,
+    readonly pushSender: RetryingPushSender,
+  ) {}
+
+  get id(): string {
+    return this.profile.id;
+  }
+}
+
+/**
+ * The agents the hub serves over A2A. Hosting is a map write: agents come and go at runtime
+ * without a restart. Each gets its own SDK DefaultRequestHandler (card, executor, task store,
+ * push store and sender) behind the SDK's JSON-RPC and HTTP+JSON express handlers, with v0.3
+ * compatibility on: requests without an A2A-Version header are served as v0.3.
+ */
+@Injectable()
+export class AgentHost {
+  private readonly agents = new Map<string, HostedAgent>();
+  /** One per agent id, kept across re-hosting so running tasks keep their streams and cancels. */
+  private readonly buses = new Map<string, DefaultExecutionEventBusManager>();
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly cards: AgentCardFactory,
+    private readonly endpoints: HubEndpointsResolver,
+    private readonly kv: KeyValueStore,
+    private readonly tasks: A2aTaskRepository,
+    private readonly pushConfigs: PushConfigRepository,
+    private readonly secrets: SecretBox,
+    private readonly outbound: OutboundHttp,
+  ) {}
+
+  host(definition: AgentDefinition): HostedAgent {
+    const { profile, executor } = definition;
+    const taskStore = new KvTaskStore(profile.id, this.kv, this.tasks, this.config.a2a.taskTtlSeconds * 1000);
+    const pushStore = new PgPushConfigStore(profile.id, this.pushConfigs, this.secrets, this.outbound);
+    const pushSender = new RetryingPushSender(profile.id, pushStore, this.pushConfigs, this.outbound);
+    const card = this.cards.build(profile, this.endpoints.configured());
+    const handler = new GuardedRequestHandler(
+      profile.id,
+      new DefaultRequestHandler(card, taskStore, executor, this.eventBuses(profile.id), pushStore, pushSender),
+    );
+    const options = {
+      requestHandler: handler,
+      userBuilder: principalUser,
+      contextBuilder: contextFor(() => profile.id),
+      legacyCompat: { enabled: true },
+    };
+    const router = Router();
+    router.use('/v1', ...jsonRpcPreflight(this.config.http.maxBodyBytes), jsonRpcHandler(options));
+    router.use('/json', ...restPreflight(this.config.http.maxBodyBytes), restHandler(options));
+    const hosted = new HostedAgent(profile, handler, router, pushSender);
+    this.agents.set(profile.id, hosted);
+    return hosted;
+  }
+
+  /**
+   * Forgets an agent's stored tasks and webhooks (Postgres) once it is removed, so an agent
+   * registered later under the same id starts clean. Live records expire with their TTL.
+   */
+  async purge(id: string): Promise<void> {
+    await this.tasks.removeAgent(id);
+    await this.pushConfigs.removeAgent(id);
+  }
+
+  unhost(id: string): boolean {
+    this.buses.delete(id);
+    return this.agents.delete(id);
+  }
+
+  private eventBuses(id: string): DefaultExecutionEventBusManager {
+    let buses = this.buses.get(id);
+    if (!buses) this.buses.set(id, (buses = new DefaultExecutionEventBusManager()));
+    return buses;
+  }
+
+  get(id: string): HostedAgent | undefined {
+    return this.agents.get(id);
+  }
+
+  require(id: string): HostedAgent {
+    const agent = this.agents.get(id);
+    if (!agent) throw DomainError.notFound('Agent', id);
+    return agent;
+  }
+
+  /** The default agent first, then by name. */
+  list(): HostedAgent[] {
+    return [...this.agents.values()].sort((a, b) =>
+      a.id === DEFAULT_AGENT_ID ? -1 : b.id === DEFAULT_AGENT_ID ? 1 : a.profile.name.localeCompare(b.profile.name),
+    );
+  }
+
+  /**
+   * Hands an HTTP request under /api/agents/{id}/ to that agent's SDK handlers, with the URL made
+   * relative to the agent. Unknown agents are NOT_FOUND; a path the handlers do not serve too.
+   */
+  dispatch(id: string, req: Request, res: Response, next: NextFunction): void {
+    const agent = this.require(id);
+    // Everything after /api/agents/<id segment as sent>, however the client encoded the id.
+    const rest = /^\/api\/agents\/[^/?]+(.*)$/.exec(req.originalUrl)?.[1] ?? '/';
+    req.url = rest.startsWith('/') ? rest : `/${rest}`;
+    req.baseUrl = req.originalUrl.slice(0, req.originalUrl.length - rest.length);
+    agent.router(req, res, (error?: unknown) => {
+      if (error) return next(error);
+      if (!res.headersSent) next(new DomainError(ErrorCode.NOT_FOUND, `Cannot ${req.method} ${req.originalUrl}`));
+    });
+  }
+
+  /** Resolves when every push notification queued so far has been sent or given up on, or at the deadline. */
+  async drainPushNotifications(deadlineMs = Infinity): Promise<void> {
+    const drained = Promise.all([...this.agents.values()].map((a) => a.pushSender.drain()));
+    if (!Number.isFinite(deadlineMs)) return void (await drained);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([drained, new Promise((resolve) => (timer = setTimeout(resolve, deadlineMs)))]);
+    clearTimeout(timer);
+  }
+}
+
+/** The caller the API-key guard verified (HTTP) or the gRPC gate attached. */
+const principalUser: UserBuilder = async (req: Request) => {
+  const principal = (req as { principal?: Principal }).principal;
+  if (!principal) throw new Error('A2A route reached without an authenticated caller');
+  return new A2aUser(principal);
+};
+
+/**
+ * Builds the SDK's call context with the id of the agent the call is for in its state. The
+ * tenant is not kept: it only routes gRPC calls, and keeping it would scope tasks by transport.
+ */
+export function contextFor(agentId: (options: ServerCallContextBuilderOptions) => string): ServerCallContextBuilder {
+  return (options) =>
+    new ServerCallContext({
+      user: options.user,
+      requestedExtensions: options.extensions,
+      requestedVersion: options.requestedVersion,
+      state: new Map<string, unknown>([
+        [STATE_HEADERS_KEY, options.headers],
+        [AGENT_ID_STATE_KEY, agentId(options)],
+      ]),
+    });
+}

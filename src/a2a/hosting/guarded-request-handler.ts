@@ -1,0 +1,134 @@
+import type {
+  AgentCard,
+  CancelTaskRequest,
+  DeleteTaskPushNotificationConfigRequest,
+  GetExtendedAgentCardRequest,
+  GetTaskPushNotificationConfigRequest,
+  GetTaskRequest,
+  ListTaskPushNotificationConfigsRequest,
+  ListTaskPushNotificationConfigsResponse,
+  ListTasksRequest,
+  ListTasksResponse,
+  Message,
+  SendMessageRequest,
+  StreamResponse,
+  SubscribeToTaskRequest,
+  Task,
+  TaskPushNotificationConfig,
+} from '@a2a-js/sdk';
+import { A2AError } from '@a2a-js/sdk/errors';
+import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
+import { Logger } from '@nestjs/common';
+import { isDomainError } from '../../platform/errors/domain-error';
+
+const logger = new Logger('A2A');
+
+/**
+ * Wraps an agent's SDK request handler so what our stores throw reaches callers as a clear
+ * message. The SDK answers any error that is not an A2A error with "internal error" and the
+ * error's own text: for a DomainError (Redis unavailable, a write conflict) that text is meant
+ * for callers; anything else is logged with its stack and answered with a generic message, so
+ * SQL, file paths or library internals never leave the hub. A2A errors pass unchanged.
+ */
+export class GuardedRequestHandler implements A2ARequestHandler {
+  constructor(
+    private readonly agentId: string,
+    private readonly inner: A2ARequestHandler,
+  ) {}
+
+  getAgentCard(): Promise<AgentCard> {
+    return this.inner.getAgentCard();
+  }
+
+  getAuthenticatedExtendedAgentCard(params: GetExtendedAgentCardRequest, ctx: ServerCallContext): Promise<AgentCard> {
+    return this.guard('GetExtendedAgentCard', () => this.inner.getAuthenticatedExtendedAgentCard(params, ctx));
+  }
+
+  sendMessage(params: SendMessageRequest, ctx: ServerCallContext): Promise<Message | Task> {
+    return this.guard('SendMessage', () => this.inner.sendMessage(params, ctx));
+  }
+
+  sendMessageStream(
+    params: SendMessageRequest,
+    ctx: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    return this.guardStream('SendStreamingMessage', () => this.inner.sendMessageStream(params, ctx));
+  }
+
+  getTask(params: GetTaskRequest, ctx: ServerCallContext): Promise<Task> {
+    return this.guard('GetTask', () => this.inner.getTask(params, ctx));
+  }
+
+  listTasks(params: ListTasksRequest, ctx: ServerCallContext): Promise<ListTasksResponse> {
+    return this.guard('ListTasks', () => this.inner.listTasks(params, ctx));
+  }
+
+  cancelTask(params: CancelTaskRequest, ctx: ServerCallContext): Promise<Task> {
+    return this.guard('CancelTask', () => this.inner.cancelTask(params, ctx));
+  }
+
+  createTaskPushNotificationConfig(params: TaskPushNotificationConfig, ctx: ServerCallContext) {
+    return this.guard('CreateTaskPushNotificationConfig', () =>
+      this.inner.createTaskPushNotificationConfig(params, ctx),
+    );
+  }
+
+  getTaskPushNotificationConfig(
+    params: GetTaskPushNotificationConfigRequest,
+    ctx: ServerCallContext,
+  ): Promise<TaskPushNotificationConfig> {
+    return this.guard('GetTaskPushNotificationConfig', () => this.inner.getTaskPushNotificationConfig(params, ctx));
+  }
+
+  listTaskPushNotificationConfigs(
+    params: ListTaskPushNotificationConfigsRequest,
+    ctx: ServerCallContext,
+  ): Promise<ListTaskPushNotificationConfigsResponse> {
+    return this.guard('ListTaskPushNotificationConfigs', () => this.inner.listTaskPushNotificationConfigs(params, ctx));
+  }
+
+  deleteTaskPushNotificationConfig(
+    params: DeleteTaskPushNotificationConfigRequest,
+    ctx: ServerCallContext,
+  ): Promise<void> {
+    return this.guard('DeleteTaskPushNotificationConfig', () =>
+      this.inner.deleteTaskPushNotificationConfig(params, ctx),
+    );
+  }
+
+  resubscribe(params: SubscribeToTaskRequest, ctx: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
+    return this.guardStream('SubscribeToTask', () => this.inner.resubscribe(params, ctx));
+  }
+
+  private async guard<T>(method: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      throw this.clean(method, error);
+    }
+  }
+
+  private async *guardStream(
+    method: string,
+    open: () => AsyncGenerator<StreamResponse, void, undefined>,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    try {
+      yield* open();
+    } catch (error) {
+      throw this.clean(method, error);
+    }
+  }
+
+  private clean(method: string, error: unknown): unknown {
+    if (error instanceof A2AError) return error;
+    if (isDomainError(error)) {
+      logger.warn(`${this.agentId} ${method}: ${error.message}`);
+      return new Error(error.message);
+    }
+    logger.error(
+      `${this.agentId} ${method} failed: ${(error as Error)?.message ?? String(error)}`,
+      (error as Error)?.stack,
+    );
+    return new Error('Internal error while handling the request; it has been logged');
+  }
+}

@@ -1,0 +1,110 @@
+import { isLegacyJsonRpcMethod, isV1JsonRpcMethod } from '@a2a-js/sdk/compat/v0_3';
+import { toLegacyHTTPError } from '@a2a-js/sdk/compat/v0_3/server';
+import { RequestMalformedError, restStatusFor, toRestErrorBody } from '@a2a-js/sdk/errors';
+import { json } from 'express';
+import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
+import { ErrorCode } from '../../platform/errors/error-code';
+import { JSON_TYPES } from '../../platform/http/json-body.middleware';
+import { httpStatusFor } from '../../platform/errors/http-error.mapping';
+import { isTransportLevel, JsonRpcCode, JsonRpcId } from '../../platform/errors/json-rpc-error.mapping';
+import { toDomainError } from '../../platform/errors/to-domain-error';
+import { tolerateFieldClients } from './field-client-tolerance';
+import { paramsProblem } from './json-rpc-params';
+
+/** The A2A version a request asks for: the A2A-Version header, absent meaning 0.3. */
+export function requestedVersion(req: Request): '0.3' | '1.0' {
+  const header = req.headers['a2a-version'];
+  const value = Array.isArray(header) ? header[0] : header;
+  return value?.trim().startsWith('1') ? '1.0' : '0.3';
+}
+
+/**
+ * What runs before the SDK's JSON-RPC handler: our body limit, and the checks the SDK gets wrong
+ * or too strict. Malformed JSON → -32700; a body that is not a JSON-RPC request object (array,
+ * wrong `jsonrpc`, non-string method, bad id) → -32600 (the SDK answers -32602 on v1.0); an
+ * unknown method → -32601 (likewise); then field-client tolerance (see field-client-tolerance.ts)
+ * and the params' types (-32602 instead of the SDK's internal error for, say, a numeric task id).
+ * Each step is a separate 3-argument function: express treats 4-argument ones as error handlers.
+ */
+export function jsonRpcPreflight(maxBodyBytes: number): (RequestHandler | ErrorRequestHandler)[] {
+  const parse = json({ limit: maxBodyBytes, type: JSON_TYPES, strict: false });
+  const onParseError: ErrorRequestHandler = (error, _req, res, _next) => {
+    const domain = toDomainError(error);
+    const status = isTransportLevel(domain.code) ? httpStatusFor(domain.code) : 200;
+    const code = domain.code === ErrorCode.MALFORMED_REQUEST ? JsonRpcCode.PARSE_ERROR : JsonRpcCode.INVALID_REQUEST;
+    res
+      .status(status)
+      .json(jsonRpcError(null, code, domain.code === ErrorCode.MALFORMED_REQUEST ? 'Parse error' : domain.message));
+  };
+  const checkEnvelope = (req: Request, res: Response, next: NextFunction): void => {
+    if (req.body === undefined) return next(); // not a JSON body: the SDK answers it
+    const body: unknown = req.body;
+    const problem = envelopeProblem(body);
+    if (problem) {
+      res.status(200).json(jsonRpcError(idOf(body), JsonRpcCode.INVALID_REQUEST, `Invalid Request: ${problem}`));
+      return;
+    }
+    const request = body as Record<string, unknown>;
+    const method = request.method as string;
+    const known = requestedVersion(req) === '1.0' ? isV1JsonRpcMethod(method) : isLegacyJsonRpcMethod(method);
+    if (!known) {
+      res.status(200).json(jsonRpcError(idOf(body), JsonRpcCode.METHOD_NOT_FOUND, `Method not found: ${method}`));
+      return;
+    }
+    tolerateFieldClients(request);
+    const invalid = paramsProblem(method, request.params);
+    if (invalid) {
+      res.status(200).json(jsonRpcError(idOf(body), JsonRpcCode.INVALID_PARAMS, `Invalid params: ${invalid}`));
+      return;
+    }
+    next();
+  };
+  return [parse, onParseError, checkEnvelope];
+}
+
+/**
+ * What runs before the SDK's HTTP+JSON handler: our body limit, with parse errors answered in the
+ * REST error format of the requested version (google.rpc.Status for v1.0, the v0.3 shape otherwise).
+ */
+export function restPreflight(maxBodyBytes: number): (RequestHandler | ErrorRequestHandler)[] {
+  const parse = json({ limit: maxBodyBytes, type: JSON_TYPES, strict: false });
+  const onParseError: ErrorRequestHandler = (error, req, res, _next) => {
+    const domain = toDomainError(error);
+    const malformed = new RequestMalformedError(
+      domain.code === ErrorCode.MALFORMED_REQUEST ? 'Malformed JSON in request body' : domain.message,
+    );
+    if (requestedVersion(req) === '1.0') {
+      const status = domain.code === ErrorCode.PAYLOAD_TOO_LARGE ? 413 : restStatusFor(malformed);
+      res.status(status).json(toRestErrorBody(malformed, status));
+    } else {
+      res.status(domain.code === ErrorCode.PAYLOAD_TOO_LARGE ? 413 : 400).json(toLegacyHTTPError(malformed));
+    }
+  };
+  return [parse, onParseError];
+}
+
+function envelopeProblem(body: unknown): string | undefined {
+  if (Array.isArray(body)) return 'batch requests are not supported';
+  if (!body || typeof body !== 'object') return 'the body must be a JSON-RPC request object';
+  const request = body as Record<string, unknown>;
+  if (request.jsonrpc !== '2.0') return 'jsonrpc must be "2.0"';
+  if (typeof request.method !== 'string' || request.method === '') return 'method must be a non-empty string';
+  if (!isValidId(request.id) && request.id !== undefined) return 'id must be a string, a number or null';
+  if (request.params !== undefined && (typeof request.params !== 'object' || request.params === null)) {
+    return 'params must be an object';
+  }
+  return undefined;
+}
+
+function isValidId(id: unknown): id is JsonRpcId {
+  return id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
+}
+
+function idOf(body: unknown): JsonRpcId {
+  const id = body && typeof body === 'object' && !Array.isArray(body) ? (body as { id?: unknown }).id : undefined;
+  return isValidId(id) ? id : null;
+}
+
+function jsonRpcError(id: JsonRpcId, code: number, message: string) {
+  return { jsonrpc: '2.0' as const, id, error: { code, message } };
+}

@@ -1,0 +1,98 @@
+import type { TaskPushNotificationConfig } from '@a2a-js/sdk';
+import { RequestMalformedError } from '@a2a-js/sdk/errors';
+import type { PushNotificationStore, ServerCallContext, StoredPushNotificationConfig } from '@a2a-js/sdk/server';
+import { randomUUID } from 'node:crypto';
+import { SecretBox } from '../../platform/crypto/secret-box';
+import { isDomainError } from '../../platform/errors/domain-error';
+import { ErrorCode } from '../../platform/errors/error-code';
+import { OutboundHttp } from '../../platform/net/outbound-http';
+import { ownerOf } from '../hosting/a2a-user';
+import { PushConfigEntity } from './entities/push-config.entity';
+import { PushConfigRepository } from './push-config.repository';
+
+/**
+ * The SDK's PushNotificationStore for one hosted agent, on Postgres. Webhook tokens and
+ * credentials are sealed at rest; configs are scoped to the caller's owner; each keeps the wire
+ * version it was registered over so its notifications keep that shape.
+ */
+export class PgPushConfigStore implements PushNotificationStore {
+  constructor(
+    private readonly agentId: string,
+    private readonly configs: PushConfigRepository,
+    private readonly secrets: SecretBox,
+    private readonly http: OutboundHttp,
+  ) {}
+
+  async save(taskId: string, context: ServerCallContext, config: TaskPushNotificationConfig): Promise<void> {
+    await this.assertWebhook(config.url);
+    if (!config.id) config.id = randomUUID();
+    const entity = Object.assign(new PushConfigEntity(), {
+      agentId: this.agentId,
+      owner: ownerOf(context),
+      taskId,
+      configId: config.id,
+      url: config.url,
+      tokenSealed: config.token ? this.secrets.seal(config.token) : null,
+      authScheme: config.authentication?.scheme || null,
+      authCredentialsSealed: config.authentication?.credentials
+        ? this.secrets.seal(config.authentication.credentials)
+        : null,
+      wireVersion: context.requestedVersion || '0.3',
+      createdAt: new Date(),
+    });
+    await this.configs.upsert(entity);
+  }
+
+  async load(taskId: string, context: ServerCallContext): Promise<TaskPushNotificationConfig[]> {
+    return (await this.loadWithMetadata(taskId, context)).map((c) => c.config);
+  }
+
+  async loadWithMetadata(taskId: string, context: ServerCallContext): Promise<StoredPushNotificationConfig[]> {
+    const rows = await this.configs.forTask(this.agentId, ownerOf(context), taskId);
+    return rows.map((row) => ({
+      wireVersion: row.wireVersion,
+      config: {
+        tenant: '',
+        id: row.configId,
+        taskId: row.taskId,
+        url: row.url,
+        token: row.tokenSealed ? this.secrets.open(row.tokenSealed) : '',
+        authentication:
+          row.authScheme || row.authCredentialsSealed
+            ? {
+                scheme: row.authScheme ?? '',
+                credentials: row.authCredentialsSealed ? this.secrets.open(row.authCredentialsSealed) : '',
+              }
+            : undefined,
+      },
+    }));
+  }
+
+  async delete(taskId: string, context: ServerCallContext, configId?: string): Promise<void> {
+    await this.configs.remove(this.agentId, ownerOf(context), taskId, configId);
+  }
+
+  /**
+   * The webhook must be a URL the hub may call (scheme and address, as the SSRF guard will check
+   * again at each delivery). The message names the problem, never the URL: it may carry a token.
+   */
+  private async assertWebhook(url: string): Promise<void> {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new RequestMalformedError('Push notification url must be an absolute http(s) URL');
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      throw new RequestMalformedError(`Push notification url must use http or https, got "${parsed.protocol}"`);
+    }
+    try {
+      await this.http.assertAllowed(url);
+    } catch (error) {
+      if (isDomainError(error) && error.code === ErrorCode.VALIDATION_FAILED) {
+        throw new RequestMalformedError(`Push notification url is not allowed: ${String(error.details?.reason)}`);
+      }
+      // A DNS failure now need not mean the webhook is wrong; deliveries will tell.
+    }
+  }
+}

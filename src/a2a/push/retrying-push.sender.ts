@@ -1,0 +1,155 @@
+import type { StreamResponse, Task } from '@a2a-js/sdk';
+import { V03PushNotificationSerializer } from '@a2a-js/sdk/compat/v0_3/server';
+import {
+  PushNotificationSender,
+  ServerCallContext,
+  StoredPushNotificationConfig,
+  V1PushNotificationSerializer,
+} from '@a2a-js/sdk/server';
+import { Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { isDomainError } from '../../platform/errors/domain-error';
+import { ErrorCode } from '../../platform/errors/error-code';
+import { OutboundHttp, outboundFailureReason } from '../../platform/net/outbound-http';
+import { PushDeliveryEntity } from './entities/push-delivery.entity';
+import { PgPushConfigStore } from './pg-push-config.store';
+import { PushConfigRepository } from './push-config.repository';
+
+const TOKEN_HEADER = 'X-A2A-Notification-Token';
+/** Waits before the 2nd, 3rd and 4th attempt. */
+export const PUSH_RETRY_DELAYS_MS = [250, 1_000, 4_000];
+
+const serializers = { '1.0': new V1PushNotificationSerializer(), '0.3': new V03PushNotificationSerializer() };
+
+/**
+ * Sends the SDK's push notifications through the SSRF-guarded client, in the wire format each
+ * webhook was registered with, retrying failed deliveries with backoff (a 4xx other than 408 and
+ * 429 is final), and logging every delivery. Notifications for one task go out in order.
+ */
+export class RetryingPushSender implements PushNotificationSender {
+  private readonly logger = new Logger('PushNotifications');
+  private readonly chains = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly agentId: string,
+    private readonly store: PgPushConfigStore,
+    private readonly configs: PushConfigRepository,
+    private readonly http: OutboundHttp,
+    private readonly retryDelaysMs: readonly number[] = PUSH_RETRY_DELAYS_MS,
+  ) {}
+
+  async send(streamResponse: StreamResponse, context: ServerCallContext, task?: Task): Promise<void> {
+    const taskId = taskIdOf(streamResponse);
+    if (!taskId) return;
+    // Join the task's queue before anything async, so notifications leave in the order of events.
+    const previous = this.chains.get(taskId) ?? Promise.resolve();
+    const next = previous.then(async () => {
+      const targets = await this.store.loadWithMetadata(taskId, context);
+      await Promise.all(targets.map((target) => this.deliver(streamResponse, target, taskId, task)));
+    });
+    const settled = next.catch((error: Error) => {
+      this.logger.warn(`Push notifications for task ${taskId} failed: ${error.message}`);
+    });
+    this.chains.set(taskId, settled);
+    await settled.finally(() => {
+      if (this.chains.get(taskId) === settled) this.chains.delete(taskId);
+    });
+  }
+
+  /** Resolves when every notification queued so far has been delivered or given up on. */
+  async drain(): Promise<void> {
+    await Promise.all(this.chains.values());
+  }
+
+  private async deliver(
+    streamResponse: StreamResponse,
+    target: StoredPushNotificationConfig,
+    taskId: string,
+    task?: Task,
+  ): Promise<void> {
+    const serializer = target.wireVersion === '0.3' ? serializers['0.3'] : serializers['1.0'];
+    const { body, contentType } = serializer.serialize(streamResponse, task);
+    const headers: Record<string, string> = { 'Content-Type': contentType, ...authHeaders(target.config) };
+    let attempts = 0;
+    let httpStatus: number | null = null;
+    let error: string | null = null;
+    for (;;) {
+      attempts++;
+      try {
+        // Never follow a redirect: it would carry the webhook's token to another host.
+        const response = await this.http.fetch(target.config.url, {
+          method: 'POST',
+          headers,
+          body,
+          redirect: 'manual',
+        });
+        await response.body?.cancel();
+        httpStatus = response.status;
+        error = response.ok ? null : `HTTP ${response.status}`;
+        if (response.ok || !retryable(response.status)) break;
+      } catch (failure) {
+        httpStatus = null;
+        error = outboundFailureReason(failure);
+        // A refused address (SSRF guard) or a malformed URL will not get better with retries.
+        if (isDomainError(failure) && failure.code === ErrorCode.VALIDATION_FAILED) break;
+      }
+      const delay = this.retryDelaysMs[attempts - 1];
+      if (delay === undefined) break;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+    if (error)
+      this.logger.warn(`Push notification for task ${taskId} to ${describe(target.config.url)} failed: ${error}`);
+    await this.configs
+      .logDelivery(
+        Object.assign(new PushDeliveryEntity(), {
+          id: randomUUID(),
+          agentId: this.agentId,
+          taskId,
+          configId: target.config.id,
+          target: describe(target.config.url),
+          event: streamResponse.payload?.$case ?? 'unknown',
+          outcome: error ? 'failed' : 'delivered',
+          attempts,
+          httpStatus,
+          error,
+          createdAt: new Date(),
+        }),
+      )
+      .catch((logError: Error) => this.logger.warn(`Could not log a push delivery: ${logError.message}`));
+  }
+}
+
+function taskIdOf(streamResponse: StreamResponse): string {
+  const payload = streamResponse.payload;
+  switch (payload?.$case) {
+    case 'task':
+      return payload.value.id;
+    case 'statusUpdate':
+    case 'artifactUpdate':
+    case 'message':
+      return payload.value.taskId;
+    default:
+      return '';
+  }
+}
+
+/** Authentication (scheme + credentials) wins over the bare token, as in the SDK's own sender. */
+function authHeaders(config: StoredPushNotificationConfig['config']): Record<string, string> {
+  if (config.authentication?.scheme && config.authentication.credentials) {
+    return { Authorization: `${config.authentication.scheme} ${config.authentication.credentials}` };
+  }
+  return config.token ? { [TOKEN_HEADER]: config.token } : {};
+}
+
+function retryable(status: number): boolean {
+  return status >= 500 || status === 408 || status === 429;
+}
+
+function describe(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  } catch {
+    return '<invalid url>';
+  }
+}

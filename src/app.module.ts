@@ -1,0 +1,56 @@
+import { MiddlewareConsumer, Module, NestModule, ValidationPipe } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { A2aModule } from './a2a/a2a.module';
+import { AuthModule } from './platform/auth/auth.module';
+import { ConfigModule } from './platform/config/config.module';
+import { DatabaseModule } from './platform/database/database.module';
+import { DomainError } from './platform/errors/domain-error';
+import { AllExceptionsFilter } from './platform/errors/all-exceptions.filter';
+import { validationProblems } from './platform/errors/validation-problems';
+import { EventsModule } from './platform/events/events.module';
+import { HealthModule } from './platform/health/health.module';
+import { JsonBodyMiddleware } from './platform/http/json-body.middleware';
+import { KvModule } from './platform/kv/kv.module';
+import { LoggingModule } from './platform/logging/logging.module';
+import { OutboundModule } from './platform/outbound/outbound.module';
+import { PlatformModule } from './platform/platform.module';
+import { RateLimitModule } from './platform/rate-limit/rate-limit.module';
+import { RedisModule } from './platform/redis/redis.module';
+import { SystemModule } from './platform/system/system.module';
+import { RegistryModule } from './registry/registry.module';
+
+@Module({
+  imports: [
+    ConfigModule,
+    ...(process.env.SBX_NOLOG ? [] : [LoggingModule]),
+    DatabaseModule.forRoot(),
+    RedisModule,
+    KvModule,
+    EventsModule,
+    PlatformModule,
+    OutboundModule,
+    // Guard order matters: AuthModule's guard identifies the caller the rate limiter counts.
+    AuthModule,
+    RateLimitModule,
+    HealthModule,
+    SystemModule,
+    A2aModule,
+    RegistryModule,
+  ],
+  providers: [
+    { provide: APP_FILTER, useClass: AllExceptionsFilter },
+    {
+      provide: APP_PIPE,
+      useValue: new ValidationPipe({
+        whitelist: true,
+        transform: true,
+        exceptionFactory: (errors) => DomainError.validation(validationProblems(errors)),
+      }),
+    },
+  ],
+})
+export class AppModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(JsonBodyMiddleware).forRoutes('*');
+  }
+}

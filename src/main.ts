@@ -1,0 +1,78 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { format } from 'node:util';
+import { createApp, startApp } from './bootstrap';
+import { AppConfig } from './platform/config/app-config';
+import { ConfigurationError } from './platform/config/environment';
+import { Database } from './platform/database/database';
+import { ShutdownService } from './platform/lifecycle/shutdown.service';
+
+async function main(): Promise<void> {
+  const app = await createApp();
+  try {
+    await startApp(app);
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    throw error;
+  }
+  stopOnSignals(app);
+  routeConsoleToLogger();
+  const config = app.get(AppConfig);
+  const logger = new Logger('Switchboard');
+  logger.log(
+    `HTTP on ${config.http.host}:${config.http.port} (OpenAPI at /docs), gRPC on ${config.grpc.host}:${config.grpc.port}`,
+  );
+  logger.log(`Database: ${Database.describe(config)}; key-value store and events: ${config.redis.mode}`);
+}
+
+/**
+ * Libraries that write to the console (the A2A SDK logs executor failures with console.error)
+ * would break the JSON log stream; their lines go through the logger instead.
+ */
+function routeConsoleToLogger(): void {
+  const logger = new Logger('console');
+  const text = (args: unknown[]) => format(...args);
+  console.log = (...args: unknown[]) => logger.log(text(args));
+  console.info = (...args: unknown[]) => logger.log(text(args));
+  console.warn = (...args: unknown[]) => logger.warn(text(args));
+  console.error = (...args: unknown[]) => logger.error(text(args));
+  console.debug = (...args: unknown[]) => logger.debug(text(args));
+}
+
+/** SIGTERM/SIGINT: drain and close everything, then exit 0. A second signal exits at once. */
+function stopOnSignals(app: NestExpressApplication): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      process.stderr.write(`${signal} again: exiting without waiting\n`);
+      process.exit(1);
+    }
+    stopping = true;
+    new Logger('Switchboard').log(`${signal} received: shutting down`);
+    app
+      .get(ShutdownService)
+      .drain()
+      .then(() => app.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          process.stderr.write(`Shutdown failed: ${describeError(error)}\n`);
+          process.exit(1);
+        },
+      );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+main().catch((error: unknown) => {
+  const message =
+    error instanceof ConfigurationError ? error.message : `Switchboard failed to start: ${describeError(error)}`;
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+});
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}

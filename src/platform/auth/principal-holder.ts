@@ -1,0 +1,18 @@
+import type { ExecutionContext } from '@nestjs/common';
+import type { Principal } from './principal';
+
+/** Where the guard leaves the caller: on the HTTP request, or beside the gRPC call's metadata. */
+const byRpcMetadata = new WeakMap<object, Principal>();
+
+export function attachPrincipal(context: ExecutionContext, principal: Principal): void {
+  if (context.getType() === 'rpc') {
+    byRpcMetadata.set(context.switchToRpc().getContext<object>(), principal);
+  } else {
+    context.switchToHttp().getRequest<{ principal?: Principal }>().principal = principal;
+  }
+}
+
+export function principalOf(context: ExecutionContext): Principal | undefined {
+  if (context.getType() === 'rpc') return byRpcMetadata.get(context.switchToRpc().getContext<object>());
+  return context.switchToHttp().getRequest<{ principal?: Principal }>().principal;
+}

@@ -1,0 +1,64 @@
+import { isAbsolute, resolve } from 'node:path';
+import { EnvironmentVariables, LogLevel } from './environment';
+
+/**
+ * The typed configuration every module injects. Built once from the validated environment;
+ * nothing else in the code base reads process.env.
+ */
+export class AppConfig {
+  readonly env: EnvironmentVariables['NODE_ENV'];
+  readonly http: { host: string; port: number; maxBodyBytes: number };
+  readonly grpc: { host: string; port: number };
+  readonly database:
+    | { mode: 'external'; url: string; poolSize: number; migrationsRun: boolean }
+    | { mode: 'embedded'; dataDir: string; poolSize: number; migrationsRun: boolean };
+  readonly redis: { mode: 'redis'; url: string; keyPrefix: string } | { mode: 'in-process'; keyPrefix: string };
+  readonly auth: { adminApiKey?: string };
+  readonly rateLimit: { registryPerMinute: number; conversationPerMinute: number; failOpen: boolean };
+  readonly log: { level: LogLevel };
+  readonly shutdownTimeoutMs: number;
+  readonly dataDir: string;
+  readonly publicEndpoints: { url?: string; grpcAddress?: string; trustProxy: boolean };
+  readonly a2a: { taskTtlSeconds: number };
+  readonly outbound: { allowPrivateNetworks: boolean; timeoutMs: number };
+  readonly registry: { healthCheckIntervalSeconds: number; remoteAgentTimeoutMs: number };
+  readonly secretsKey?: string;
+
+  constructor(env: EnvironmentVariables) {
+    this.env = env.NODE_ENV;
+    this.dataDir = isAbsolute(env.DATA_DIR) ? env.DATA_DIR : resolve(process.cwd(), env.DATA_DIR);
+    this.http = { host: env.HOST, port: env.PORT, maxBodyBytes: env.MAX_BODY_BYTES };
+    this.grpc = { host: env.HOST, port: env.GRPC_PORT };
+    const common = { poolSize: env.DATABASE_POOL_SIZE, migrationsRun: env.DATABASE_MIGRATIONS_RUN };
+    this.database = env.DATABASE_URL
+      ? { mode: 'external', url: env.DATABASE_URL, ...common }
+      : { mode: 'embedded', dataDir: this.dataDir, ...common };
+    this.redis = env.REDIS_URL
+      ? { mode: 'redis', url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX }
+      : { mode: 'in-process', keyPrefix: env.REDIS_KEY_PREFIX };
+    this.auth = { adminApiKey: env.ADMIN_API_KEY };
+    this.rateLimit = {
+      registryPerMinute: env.RATE_LIMIT_REGISTRY_PER_MIN,
+      conversationPerMinute: env.RATE_LIMIT_CONVERSATION_PER_MIN,
+      failOpen: env.RATE_LIMIT_FAIL_OPEN,
+    };
+    this.log = { level: env.LOG_LEVEL };
+    this.shutdownTimeoutMs = env.SHUTDOWN_TIMEOUT_MS;
+    this.publicEndpoints = {
+      url: env.PUBLIC_URL?.replace(/\/+$/, ''),
+      grpcAddress: env.PUBLIC_GRPC_ADDRESS,
+      trustProxy: env.TRUST_PROXY,
+    };
+    this.a2a = { taskTtlSeconds: env.A2A_TASK_TTL_SECONDS };
+    const allowPrivate = env.ALLOW_PRIVATE_NETWORK_TARGETS;
+    this.outbound = {
+      allowPrivateNetworks: allowPrivate === 'auto' ? this.database.mode === 'embedded' : allowPrivate === 'true',
+      timeoutMs: env.OUTBOUND_TIMEOUT_MS,
+    };
+    this.registry = {
+      healthCheckIntervalSeconds: env.AGENT_HEALTH_CHECK_INTERVAL_SECONDS,
+      remoteAgentTimeoutMs: env.REMOTE_AGENT_TIMEOUT_MS,
+    };
+    this.secretsKey = env.SECRETS_KEY;
+  }
+}

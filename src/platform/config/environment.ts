@@ -1,0 +1,232 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  validateSync,
+  ValidationError,
+} from 'class-validator';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Accepts true/false/1/0/yes/no (any case); anything else is left for @IsBoolean to reject. */
+function EnvBoolean(): PropertyDecorator {
+  return Transform(({ value }) => {
+    if (typeof value !== 'string') return value;
+    const v = value.trim().toLowerCase();
+    if (['true', '1', 'yes', 'on'].includes(v)) return true;
+    if (['false', '0', 'no', 'off'].includes(v)) return false;
+    return value;
+  });
+}
+
+/** Integers only: "10", not "10.5" or "ten". */
+function EnvInt(): PropertyDecorator {
+  return Transform(({ value }) => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value));
+}
+
+/** Empty strings mean "unset", so `FOO=` in a .env file behaves like no FOO at all. */
+function EmptyAsUnset(): PropertyDecorator {
+  return Transform(({ value }) => (typeof value === 'string' && value.trim() === '' ? undefined : value));
+}
+
+/**
+ * Every environment variable Switchboard reads, with its default. The README's configuration
+ * table documents the same list; keep them together.
+ */
+export class EnvironmentVariables {
+  @IsOptional()
+  @IsIn(['development', 'production', 'test'])
+  NODE_ENV: 'development' | 'production' | 'test' = 'development';
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  HOST = '0.0.0.0';
+
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 8080;
+
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  GRPC_PORT = 50051;
+
+  @IsString()
+  @MinLength(1)
+  DATA_DIR = './data';
+
+  @EmptyAsUnset()
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL?: string;
+
+  /** At least 2: migrations hold a lock on one connection while running on another. */
+  @EnvInt()
+  @IsInt()
+  @Min(2)
+  @Max(200)
+  DATABASE_POOL_SIZE = 10;
+
+  @EnvBoolean()
+  @IsBoolean()
+  DATABASE_MIGRATIONS_RUN = true;
+
+  @EmptyAsUnset()
+  @IsOptional()
+  @Matches(/^rediss?:\/\/\S+$/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
+  REDIS_URL?: string;
+
+  @IsString()
+  @Matches(/^[A-Za-z0-9:_.-]{1,64}$/, { message: 'REDIS_KEY_PREFIX must be 1-64 of A-Z a-z 0-9 : _ . -' })
+  REDIS_KEY_PREFIX = 'switchboard:';
+
+  @EmptyAsUnset()
+  @IsOptional()
+  @IsString()
+  @MinLength(24)
+  @MaxLength(256)
+  @Matches(/^\S+$/, { message: 'ADMIN_API_KEY must not contain whitespace' })
+  ADMIN_API_KEY?: string;
+
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_REGISTRY_PER_MIN = 10;
+
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_CONVERSATION_PER_MIN = 60;
+
+  @EnvBoolean()
+  @IsBoolean()
+  RATE_LIMIT_FAIL_OPEN = false;
+
+  @EnvInt()
+  @IsInt()
+  @Min(1024)
+  @Max(64 * 1024 * 1024)
+  MAX_BODY_BYTES = 1024 * 1024;
+
+  @IsIn(LOG_LEVELS)
+  LOG_LEVEL: LogLevel = 'info';
+
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  SHUTDOWN_TIMEOUT_MS = 25_000;
+
+  /** The hub's external base URL for agent cards; unset: taken from each request's Host. */
+  @EmptyAsUnset()
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s/]+(\/\S*)?$/, { message: 'PUBLIC_URL must be an http(s) URL' })
+  PUBLIC_URL?: string;
+
+  /** host:port advertised for gRPC in agent cards; unset: the request's host and GRPC_PORT. */
+  @EmptyAsUnset()
+  @IsOptional()
+  @Matches(/^[^\s/:]+:\d{1,5}$/, { message: 'PUBLIC_GRPC_ADDRESS must be host:port' })
+  PUBLIC_GRPC_ADDRESS?: string;
+
+  /** Honour X-Forwarded-Proto/Host when deriving card URLs (set behind a reverse proxy). */
+  @EnvBoolean()
+  @IsBoolean()
+  TRUST_PROXY = false;
+
+  /** How long A2A task records live in the key-value store; finished tasks stay readable from Postgres. */
+  @EnvInt()
+  @IsInt()
+  @Min(60)
+  @Max(30 * 86_400)
+  A2A_TASK_TTL_SECONDS = 86_400;
+
+  /** May the hub call private-network and loopback addresses? auto: yes on the embedded defaults, no with DATABASE_URL. */
+  @IsIn(['auto', 'true', 'false'])
+  ALLOW_PRIVATE_NETWORK_TARGETS: 'auto' | 'true' | 'false' = 'auto';
+
+  /** Timeout for calls the hub makes (agent cards, remote agents, webhooks). */
+  @EnvInt()
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  OUTBOUND_TIMEOUT_MS = 10_000;
+
+  /** How long a remote agent may take to start answering a request the hub relays to it. */
+  @EnvInt()
+  @IsInt()
+  @Min(1_000)
+  @Max(3_600_000)
+  REMOTE_AGENT_TIMEOUT_MS = 120_000;
+
+  /** Seconds between health checks of remote agents; 0 turns them off. */
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(86_400)
+  AGENT_HEALTH_CHECK_INTERVAL_SECONDS = 60;
+
+  /** Base64 of 32 random bytes; encrypts stored secrets. Unset: a key file in DATA_DIR. */
+  @EmptyAsUnset()
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9+/]{43}=$/, { message: 'SECRETS_KEY must be 32 bytes in base64 (44 characters)' })
+  SECRETS_KEY?: string;
+}
+
+/** Names of the variables that failed, with the rule each broke. Values are never included. */
+export class ConfigurationError extends Error {
+  constructor(readonly problems: { variable: string; rules: string[] }[]) {
+    super(`Invalid configuration: ${problems.map((p) => `${p.variable} (${p.rules.join('; ')})`).join(', ')}`);
+    this.name = 'ConfigurationError';
+  }
+}
+
+/** The names of all variables Switchboard reads (those without a default included). */
+export const ENVIRONMENT_VARIABLES: readonly string[] = [
+  ...new Set([
+    ...Object.keys(new EnvironmentVariables()),
+    'DATABASE_URL',
+    'REDIS_URL',
+    'ADMIN_API_KEY',
+    'PUBLIC_URL',
+    'PUBLIC_GRPC_ADDRESS',
+    'SECRETS_KEY',
+  ]),
+];
+
+/** Validates and types the raw environment. Used by ConfigModule at boot and by the CLIs. */
+export function validateEnvironment(raw: Record<string, unknown>): EnvironmentVariables {
+  const relevant: Record<string, unknown> = {};
+  for (const name of ENVIRONMENT_VARIABLES) {
+    if (raw[name] !== undefined) relevant[name] = raw[name];
+  }
+  const env = plainToInstance(EnvironmentVariables, relevant, { exposeDefaultValues: true });
+  const problems = validateSync(env, { skipMissingProperties: false, forbidUnknownValues: true }).map(describe);
+  if (env.DATABASE_URL && !env.SECRETS_KEY && !problems.some((p) => p.variable === 'SECRETS_KEY')) {
+    // Replicas sharing a database must share the key its stored credentials are sealed with.
+    problems.push({
+      variable: 'SECRETS_KEY',
+      rules: ['required when DATABASE_URL is set; make one with `openssl rand -base64 32`'],
+    });
+  }
+  if (problems.length > 0) throw new ConfigurationError(problems);
+  return env;
+}
+
+function describe(error: ValidationError): { variable: string; rules: string[] } {
+  // class-validator messages are built from "$property" and the constraint, never "$value".
+  return { variable: error.property, rules: Object.values(error.constraints ?? {}) };
+}

@@ -1,0 +1,34 @@
+/**
+ * Every failure a service can report. Each transport maps these in one exhaustive table
+ * (http-error.mapping.ts, json-rpc-error.mapping.ts, grpc-error.mapping.ts).
+ */
+export enum ErrorCode {
+  /** The body is not well-formed (e.g. broken JSON). */
+  MALFORMED_REQUEST = 'MALFORMED_REQUEST',
+  /** The request is well-formed but structurally wrong for the protocol (e.g. not a JSON-RPC envelope). */
+  INVALID_REQUEST = 'INVALID_REQUEST',
+  /** A field is missing, has the wrong type or an out-of-range value. */
+  VALIDATION_FAILED = 'VALIDATION_FAILED',
+  /** The route or RPC method does not exist. */
+  METHOD_NOT_FOUND = 'METHOD_NOT_FOUND',
+  UNSUPPORTED_MEDIA_TYPE = 'UNSUPPORTED_MEDIA_TYPE',
+  PAYLOAD_TOO_LARGE = 'PAYLOAD_TOO_LARGE',
+  UNAUTHENTICATED = 'UNAUTHENTICATED',
+  FORBIDDEN = 'FORBIDDEN',
+  NOT_FOUND = 'NOT_FOUND',
+  /** The resource already exists or its state does not allow the operation. */
+  CONFLICT = 'CONFLICT',
+  /** A compare-and-set lost: the caller's version (etag) is stale. */
+  PRECONDITION_FAILED = 'PRECONDITION_FAILED',
+  RATE_LIMITED = 'RATE_LIMITED',
+  /** A backend this request needs (database, Redis) is unreachable. */
+  SERVICE_UNAVAILABLE = 'SERVICE_UNAVAILABLE',
+  /** A remote agent or endpoint answered badly or not at all. */
+  UPSTREAM_FAILED = 'UPSTREAM_FAILED',
+  UPSTREAM_TIMEOUT = 'UPSTREAM_TIMEOUT',
+  INTERNAL = 'INTERNAL',
+}
+
+export function assertNever(value: never): never {
+  throw new Error(`Unhandled case: ${String(value)}`);
+}

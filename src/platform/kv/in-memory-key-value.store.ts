@@ -1,0 +1,103 @@
+import { newEtag } from './etag';
+import { assertTtl, CompareAndSetResult, Counter, KeyValueStore, StoredValue, WriteOptions } from './key-value-store';
+
+interface Entry {
+  value: string;
+  etag: string;
+  expiresAt: number | undefined;
+}
+
+const SWEEP_INTERVAL_MS = 30_000;
+
+/**
+ * In-process adapter: one replica only. Operations are synchronous inside the event loop, which
+ * makes compare-and-set and increment atomic. Expired entries are dropped on read and by a sweep.
+ */
+export class InMemoryKeyValueStore extends KeyValueStore {
+  readonly kind = 'in-process' as const;
+  private readonly entries = new Map<string, Entry>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(private readonly now: () => number = Date.now) {
+    super();
+    this.sweeper = setInterval(() => this.sweep(), SWEEP_INTERVAL_MS);
+    this.sweeper.unref();
+  }
+
+  async get(key: string): Promise<StoredValue | null> {
+    const entry = this.live(key);
+    return entry ? { value: entry.value, etag: entry.etag } : null;
+  }
+
+  async set(key: string, value: string, options: WriteOptions = {}): Promise<string> {
+    return this.write(key, value, options);
+  }
+
+  async delete(key: string): Promise<boolean> {
+    const existed = this.live(key) !== undefined;
+    this.entries.delete(key);
+    return existed;
+  }
+
+  async compareAndSet(
+    key: string,
+    expectedEtag: string | null,
+    value: string,
+    options: WriteOptions = {},
+  ): Promise<CompareAndSetResult> {
+    const entry = this.live(key);
+    if ((entry?.etag ?? null) !== expectedEtag) {
+      return { ok: false, current: entry ? { value: entry.value, etag: entry.etag } : null };
+    }
+    return { ok: true, etag: this.write(key, value, options) };
+  }
+
+  async increment(key: string, windowMs: number): Promise<Counter> {
+    assertTtl(windowMs);
+    const now = this.now();
+    const entry = this.live(key);
+    if (!entry) {
+      this.entries.set(key, { value: '1', etag: newEtag(), expiresAt: now + windowMs });
+      return { count: 1, ttlMs: windowMs };
+    }
+    const count = Number(entry.value) + 1;
+    entry.value = String(count);
+    entry.etag = newEtag();
+    if (entry.expiresAt === undefined) entry.expiresAt = now + windowMs;
+    return { count, ttlMs: entry.expiresAt - now };
+  }
+
+  async ping(): Promise<void> {}
+
+  close(): void {
+    clearInterval(this.sweeper);
+    this.entries.clear();
+  }
+
+  private write(key: string, value: string, options: WriteOptions): string {
+    if (options.ttlMs !== undefined) assertTtl(options.ttlMs);
+    const etag = newEtag();
+    this.entries.set(key, {
+      value,
+      etag,
+      expiresAt: options.ttlMs === undefined ? undefined : this.now() + options.ttlMs,
+    });
+    return etag;
+  }
+
+  private live(key: string): Entry | undefined {
+    const entry = this.entries.get(key);
+    if (entry?.expiresAt !== undefined && entry.expiresAt <= this.now()) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  private sweep(): void {
+    const now = this.now();
+    for (const [key, entry] of this.entries) {
+      if (entry.expiresAt !== undefined && entry.expiresAt <= now) this.entries.delete(key);
+    }
+  }
+}

@@ -1,0 +1,162 @@
+import { KeyValueStore } from './key-value-store';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The behaviour every KeyValueStore adapter must have. `create` returns a store on an empty
+ * namespace; `isolated` returns a store on a different namespace of the same backend.
+ */
+export function describeKeyValueStoreContract(
+  name: string,
+  setup: () => Promise<{
+    create: () => Promise<KeyValueStore>;
+    isolated: () => Promise<KeyValueStore>;
+    teardown: () => Promise<void>;
+  }>,
+): void {
+  describe(`KeyValueStore contract: ${name}`, () => {
+    let env: Awaited<ReturnType<typeof setup>>;
+    let store: KeyValueStore;
+
+    beforeAll(async () => {
+      env = await setup();
+      store = await env.create();
+    });
+    afterAll(async () => env.teardown());
+
+    it('returns null for a missing key', async () => {
+      await expect(store.get('missing')).resolves.toBeNull();
+    });
+
+    it('stores a value and returns it with the etag of the write', async () => {
+      const etag = await store.set('a', 'hello');
+      await expect(store.get('a')).resolves.toEqual({ value: 'hello', etag });
+    });
+
+    it('keeps unicode and large values intact', async () => {
+      const value = `${'ü😀'.repeat(1000)}${'x'.repeat(200_000)}`;
+      await store.set('big', value);
+      expect((await store.get('big'))?.value).toBe(value);
+    });
+
+    it('gives every write a new etag', async () => {
+      const first = await store.set('b', 'same');
+      const second = await store.set('b', 'same');
+      expect(second).not.toBe(first);
+      expect((await store.get('b'))?.etag).toBe(second);
+    });
+
+    it('expires a value after its TTL', async () => {
+      await store.set('ttl', 'soon gone', { ttlMs: 150 });
+      await expect(store.get('ttl')).resolves.toMatchObject({ value: 'soon gone' });
+      await sleep(400);
+      await expect(store.get('ttl')).resolves.toBeNull();
+    });
+
+    it('drops the TTL when a value is rewritten without one', async () => {
+      await store.set('persist', 'v1', { ttlMs: 150 });
+      await store.set('persist', 'v2');
+      await sleep(400);
+      await expect(store.get('persist')).resolves.toMatchObject({ value: 'v2' });
+    });
+
+    it('rejects TTLs that are not positive whole milliseconds', async () => {
+      await expect(store.set('bad-ttl', 'x', { ttlMs: 0 })).rejects.toThrow(RangeError);
+      await expect(store.set('bad-ttl', 'x', { ttlMs: 1.5 })).rejects.toThrow(RangeError);
+      await expect(store.increment('bad-ttl', -1)).rejects.toThrow(RangeError);
+      await expect(store.get('bad-ttl')).resolves.toBeNull();
+    });
+
+    it('deletes, reporting whether the key existed', async () => {
+      await store.set('del', 'x');
+      await expect(store.delete('del')).resolves.toBe(true);
+      await expect(store.delete('del')).resolves.toBe(false);
+      await expect(store.get('del')).resolves.toBeNull();
+    });
+
+    describe('compareAndSet', () => {
+      it('creates only when absent if the expected etag is null', async () => {
+        const created = await store.compareAndSet('cas-new', null, 'first');
+        expect(created.ok).toBe(true);
+        const again = await store.compareAndSet('cas-new', null, 'second');
+        expect(again).toEqual({ ok: false, current: { value: 'first', etag: (created as { etag: string }).etag } });
+      });
+
+      it('writes with the current etag and refuses a stale one, leaving the value alone', async () => {
+        const etag = await store.set('cas', 'v1');
+        const won = await store.compareAndSet('cas', etag, 'v2');
+        expect(won.ok).toBe(true);
+        const lost = await store.compareAndSet('cas', etag, 'v3');
+        expect(lost.ok).toBe(false);
+        await expect(store.get('cas')).resolves.toEqual({ value: 'v2', etag: (won as { etag: string }).etag });
+      });
+
+      it('fails on a missing key when an etag is expected', async () => {
+        await expect(store.compareAndSet('cas-missing', 'some-etag', 'x')).resolves.toEqual({
+          ok: false,
+          current: null,
+        });
+      });
+
+      it('never matches an etag from before a delete (no ABA)', async () => {
+        const old = await store.set('aba', 'v1');
+        await store.delete('aba');
+        await store.set('aba', 'v1');
+        await expect(store.compareAndSet('aba', old, 'v2')).resolves.toMatchObject({ ok: false });
+      });
+
+      it('applies a TTL to the written value', async () => {
+        await store.compareAndSet('cas-ttl', null, 'x', { ttlMs: 150 });
+        await sleep(400);
+        await expect(store.get('cas-ttl')).resolves.toBeNull();
+      });
+
+      it('loses no update when many writers race on one key', async () => {
+        await store.set('counter', '0');
+        const writer = async () => {
+          for (;;) {
+            const current = (await store.get('counter'))!;
+            const next = String(Number(current.value) + 1);
+            if ((await store.compareAndSet('counter', current.etag, next)).ok) return;
+          }
+        };
+        await Promise.all(Array.from({ length: 25 }, writer));
+        expect((await store.get('counter'))?.value).toBe('25');
+      });
+    });
+
+    describe('increment', () => {
+      it('counts up inside a window and reports the time left', async () => {
+        expect(await store.increment('hits', 60_000)).toMatchObject({ count: 1 });
+        expect(await store.increment('hits', 60_000)).toMatchObject({ count: 2 });
+        const third = await store.increment('hits', 60_000);
+        expect(third.count).toBe(3);
+        expect(third.ttlMs).toBeGreaterThan(55_000);
+        expect(third.ttlMs).toBeLessThanOrEqual(60_000);
+      });
+
+      it('starts again after the window ends', async () => {
+        await store.increment('window', 150);
+        await store.increment('window', 150);
+        await sleep(400);
+        await expect(store.increment('window', 150)).resolves.toMatchObject({ count: 1 });
+      });
+
+      it('counts every concurrent increment exactly once', async () => {
+        const counts = await Promise.all(Array.from({ length: 50 }, () => store.increment('burst', 60_000)));
+        expect(counts.map((c) => c.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+      });
+    });
+
+    it('keeps namespaces apart', async () => {
+      const other = await env.isolated();
+      await store.set('shared-name', 'mine');
+      await expect(other.get('shared-name')).resolves.toBeNull();
+      await expect(other.increment('hits-ns', 60_000)).resolves.toMatchObject({ count: 1 });
+    });
+
+    it('answers ping', async () => {
+      await expect(store.ping()).resolves.toBeUndefined();
+    });
+  });
+}

@@ -1,0 +1,63 @@
+/** A value with the opaque version tag that compare-and-set checks. */
+export interface StoredValue {
+  value: string;
+  etag: string;
+}
+
+export interface WriteOptions {
+  /** Time to live in milliseconds; omit to keep the value until it is deleted. */
+  ttlMs?: number;
+}
+
+export type CompareAndSetResult = { ok: true; etag: string } | { ok: false; current: StoredValue | null };
+
+export interface Counter {
+  /** The count after this increment. */
+  count: number;
+  /** Milliseconds until the window (and the count) expires. */
+  ttlMs: number;
+}
+
+/**
+ * The key-value port (see ARCHITECTURE.md). Redis adapter when REDIS_URL is set, in-process
+ * otherwise; both pass the same contract suite. Keys are namespaced by the adapter.
+ * Every method fails with DomainError SERVICE_UNAVAILABLE when the backend cannot be reached.
+ */
+export abstract class KeyValueStore {
+  /** 'redis' or 'in-process' (one replica only). */
+  abstract readonly kind: 'redis' | 'in-process';
+
+  abstract get(key: string): Promise<StoredValue | null>;
+
+  /** Unconditional write; returns the new etag. */
+  abstract set(key: string, value: string, options?: WriteOptions): Promise<string>;
+
+  /** Returns true if the key existed. */
+  abstract delete(key: string): Promise<boolean>;
+
+  /**
+   * Writes only if the current etag equals `expectedEtag` (`null`: only if the key is absent).
+   * Atomic: of two writers holding the same etag exactly one succeeds.
+   */
+  abstract compareAndSet(
+    key: string,
+    expectedEtag: string | null,
+    value: string,
+    options?: WriteOptions,
+  ): Promise<CompareAndSetResult>;
+
+  /**
+   * Adds one to a counter. The first increment starts a window of `windowMs`; the counter
+   * disappears when the window ends (a fixed window, as rate limits need).
+   */
+  abstract increment(key: string, windowMs: number): Promise<Counter>;
+
+  /** Throws if the backend is unreachable; for health checks. */
+  abstract ping(): Promise<void>;
+}
+
+/** Both adapters reject the same bad TTLs, so code that works on one works on the other. */
+export function assertTtl(ttlMs: number): void {
+  if (!Number.isInteger(ttlMs) || ttlMs <= 0)
+    throw new RangeError(`TTL must be a positive integer of ms, got ${ttlMs}`);
+}

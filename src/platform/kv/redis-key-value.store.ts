@@ -1,0 +1,116 @@
+import { createHash } from 'node:crypto';
+import { ErrorReply } from 'redis';
+import { RedisClient, RedisConnection } from '../redis/redis-connection';
+import { newEtag } from './etag';
+import { assertTtl, CompareAndSetResult, Counter, KeyValueStore, StoredValue, WriteOptions } from './key-value-store';
+
+/** Each entry is a hash {v: value, e: etag}; scripts keep value, etag and expiry consistent. */
+const SET = `
+redis.call('HSET', KEYS[1], 'v', ARGV[1], 'e', ARGV[2])
+if ARGV[3] ~= '' then redis.call('PEXPIRE', KEYS[1], ARGV[3]) else redis.call('PERSIST', KEYS[1]) end
+return 1`;
+
+const COMPARE_AND_SET = `
+local current = redis.call('HGET', KEYS[1], 'e')
+local expected = ARGV[1]
+if (current == false and expected ~= '') or (current ~= false and current ~= expected) then
+  if current == false then return {0} end
+  return {0, redis.call('HGET', KEYS[1], 'v'), current}
+end
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 'e', ARGV[3])
+if ARGV[4] ~= '' then redis.call('PEXPIRE', KEYS[1], ARGV[4]) else redis.call('PERSIST', KEYS[1]) end
+return {1}`;
+
+const INCREMENT = `
+local count = redis.call('HINCRBY', KEYS[1], 'v', 1)
+redis.call('HSET', KEYS[1], 'e', ARGV[2])
+local ttl = redis.call('PTTL', KEYS[1])
+if count == 1 or ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return {count, ttl}`;
+
+class Script {
+  readonly sha: string;
+  constructor(readonly source: string) {
+    this.sha = createHash('sha1').update(source).digest('hex');
+  }
+
+  async run(client: RedisClient, keys: string[], args: string[]): Promise<unknown> {
+    try {
+      return await client.evalSha(this.sha, { keys, arguments: args });
+    } catch (error) {
+      if (!(error instanceof ErrorReply) || !error.message.startsWith('NOSCRIPT')) throw error;
+      return client.eval(this.source, { keys, arguments: args });
+    }
+  }
+}
+
+const scripts = { set: new Script(SET), cas: new Script(COMPARE_AND_SET), increment: new Script(INCREMENT) };
+
+/** Redis adapter: atomic through Lua scripts, shared by every replica. */
+export class RedisKeyValueStore extends KeyValueStore {
+  readonly kind = 'redis' as const;
+
+  constructor(
+    private readonly redis: RedisConnection,
+    private readonly prefix: string,
+  ) {
+    super();
+  }
+
+  async get(key: string): Promise<StoredValue | null> {
+    const entry = await this.redis.run((c) => c.hmGet(this.key(key), ['v', 'e']));
+    const [value, etag] = entry;
+    return value === null || etag === null ? null : { value, etag };
+  }
+
+  async set(key: string, value: string, options: WriteOptions = {}): Promise<string> {
+    const ttl = ttlArg(options);
+    const etag = newEtag();
+    await this.redis.run((c) => scripts.set.run(c, [this.key(key)], [value, etag, ttl]));
+    return etag;
+  }
+
+  async delete(key: string): Promise<boolean> {
+    return (await this.redis.run((c) => c.del(this.key(key)))) > 0;
+  }
+
+  async compareAndSet(
+    key: string,
+    expectedEtag: string | null,
+    value: string,
+    options: WriteOptions = {},
+  ): Promise<CompareAndSetResult> {
+    const ttl = ttlArg(options);
+    const etag = newEtag();
+    const reply = (await this.redis.run((c) =>
+      scripts.cas.run(c, [this.key(key)], [expectedEtag ?? '', value, etag, ttl]),
+    )) as [number, string?, string?];
+    if (reply[0] === 1) return { ok: true, etag };
+    return { ok: false, current: reply.length === 3 ? { value: reply[1]!, etag: reply[2]! } : null };
+  }
+
+  async increment(key: string, windowMs: number): Promise<Counter> {
+    assertTtl(windowMs);
+    const [count, ttlMs] = (await this.redis.run((c) =>
+      scripts.increment.run(c, [this.key(key)], [String(windowMs), newEtag()]),
+    )) as [number, number];
+    return { count, ttlMs };
+  }
+
+  async ping(): Promise<void> {
+    await this.redis.run((c) => c.ping());
+  }
+
+  private key(key: string): string {
+    return `${this.prefix}kv:${key}`;
+  }
+}
+
+function ttlArg(options: WriteOptions): string {
+  if (options.ttlMs === undefined) return '';
+  assertTtl(options.ttlMs);
+  return String(options.ttlMs);
+}

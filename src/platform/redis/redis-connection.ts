@@ -1,0 +1,114 @@
+import { Logger } from '@nestjs/common';
+import { createClient, ErrorReply, RedisClientType } from 'redis';
+import { redactUrl } from '../logging/redact-url';
+import { DomainError } from '../errors/domain-error';
+import { ErrorCode } from '../errors/error-code';
+
+const COMMAND_TIMEOUT_MS = 2_000;
+const CONNECT_TIMEOUT_MS = 5_000;
+const BOOT_WAIT_MS = 10_000;
+
+export type RedisClient = RedisClientType;
+
+/**
+ * The node-redis clients of one process: a command client and, on first use, a subscriber
+ * connection for pub/sub. Commands never queue while disconnected - they fail at once with
+ * SERVICE_UNAVAILABLE - and the clients reconnect on their own with a capped backoff.
+ */
+export class RedisConnection {
+  private readonly logger = new Logger('Redis');
+  private subscriberClient?: Promise<RedisClient>;
+  private closed = false;
+
+  private constructor(
+    readonly client: RedisClient,
+    private readonly url: string,
+  ) {}
+
+  static async connect(url: string): Promise<RedisConnection> {
+    const connection = new RedisConnection(RedisConnection.create(url), url);
+    await connection.start(connection.client, 'commands');
+    return connection;
+  }
+
+  private static create(url: string): RedisClient {
+    return createClient({
+      url,
+      disableOfflineQueue: true,
+      commandOptions: process.env.SBX_NOTIMEOUT ? undefined : { timeout: COMMAND_TIMEOUT_MS },
+      socket: {
+        connectTimeout: CONNECT_TIMEOUT_MS,
+        reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2_000),
+      },
+    });
+  }
+
+  /** A second connection in subscriber mode, shared by all EventBus subscriptions. */
+  subscriber(): Promise<RedisClient> {
+    this.subscriberClient ??= (async () => {
+      const sub = this.client.duplicate() as RedisClient;
+      await this.start(sub, 'subscriber');
+      return sub;
+    })();
+    return this.subscriberClient;
+  }
+
+  get isReady(): boolean {
+    return this.client.isReady;
+  }
+
+  /** Runs a command, turning connection failures into SERVICE_UNAVAILABLE. */
+  async run<T>(command: (client: RedisClient) => Promise<T>): Promise<T> {
+    try {
+      return await command(this.client);
+    } catch (error) {
+      throw toRedisError(error);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const sub = await this.subscriberClient?.catch(() => undefined);
+    for (const client of [sub, this.client]) {
+      if (!client) continue;
+      if (client.isOpen) await client.close().catch(() => client.destroy());
+      else client.destroy();
+    }
+  }
+
+  private async start(client: RedisClient, role: string): Promise<void> {
+    let healthy = false;
+    client.on('ready', () => {
+      if (!healthy) this.logger.log(`Redis ${role} connection ready (${redactUrl(this.url)})`);
+      healthy = true;
+    });
+    client.on('error', (error: Error) => {
+      if (healthy && !this.closed) this.logger.warn(`Redis ${role} connection lost: ${error.message}; reconnecting`);
+      healthy = false;
+    });
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        client.connect(),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`no answer within ${BOOT_WAIT_MS} ms`)), BOOT_WAIT_MS);
+        }),
+      ]);
+    } catch (error) {
+      client.destroy();
+      throw new Error(`Redis at ${redactUrl(this.url)} is unreachable: ${(error as Error).message}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+export function toRedisError(error: unknown): Error {
+  if (error instanceof DomainError) return error;
+  // A reply error is a bug (wrong type, bad script), not an outage; so are our own type errors.
+  if (error instanceof ErrorReply || error instanceof TypeError || error instanceof RangeError) return error;
+  return new DomainError(ErrorCode.SERVICE_UNAVAILABLE, 'Redis is unavailable; try again shortly', {
+    retryAfterSeconds: 1,
+    cause: error,
+  });
+}

@@ -1,0 +1,193 @@
+import { Message, SendMessageRequest, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
+import type { Client } from '@a2a-js/sdk/client';
+import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
+import { AgentEvent, AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
+import { ownerOf } from '../../a2a/hosting/a2a-user';
+import { outboundFailureReason } from '../../platform/net/outbound-http';
+import { AgentThreads, RemoteTaskLink } from './agent-threads';
+
+/**
+ * Hosts a remote A2A agent behind the hub: each request is sent on with the official SDK client
+ * (streaming when the remote streams), and what comes back is relayed under the hub's own task
+ * and context ids - so the hub keeps its records, push notifications and resubscription, and a
+ * client on any transport or version reaches an agent that may speak only v0.3 JSON-RPC.
+ * Cancels are forwarded to the remote task.
+ */
+export class RemoteAgentExecutor implements AgentExecutor {
+  constructor(
+    private readonly agentId: string,
+    private readonly client: () => Promise<Client>,
+    private readonly threads: AgentThreads,
+    private readonly streaming: boolean,
+  ) {}
+
+  async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    const owner = ownerOf(context.context);
+    const link = context.task ? await this.threads.remoteTask(this.agentId, context.taskId) : undefined;
+    const remoteContextId =
+      link?.remoteContextId ?? (await this.threads.remoteContext(this.agentId, owner, context.contextId));
+    // Each turn renews the conversation's links, so they last as long as the conversation does.
+    if (remoteContextId) await this.threads.linkContext(this.agentId, owner, context.contextId, remoteContextId);
+    if (link) await this.threads.linkTask(this.agentId, context.taskId, link);
+    const request: SendMessageRequest = {
+      tenant: '',
+      message: { ...context.userMessage, contextId: remoteContextId ?? '', taskId: link?.remoteTaskId ?? '' },
+      // The hub answers push notifications itself; the remote is not told where to send them.
+      configuration: context.request.configuration
+        ? { ...context.request.configuration, taskPushNotificationConfig: undefined, returnImmediately: false }
+        : undefined,
+      metadata: context.request.metadata,
+    };
+    const relay = new Relay(this.agentId, owner, context, bus, this.threads, link, remoteContextId);
+    try {
+      const client = await this.client();
+      if (this.streaming) {
+        for await (const event of client.sendMessageStream(request)) await relay.stream(event);
+      } else {
+        const result = await client.sendMessage(request);
+        await (isMessage(result) ? relay.message(result) : relay.task(result));
+      }
+    } catch (error) {
+      // The SDK turns this into a failed task; its message is for the caller, who need not learn
+      // where the agent lives.
+      throw new Error(`Remote agent ${this.agentId} failed: ${describeFailure(error)}`, { cause: error });
+    }
+    bus.finished();
+  }
+
+  async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
+    const link = await this.threads.remoteTask(this.agentId, taskId);
+    if (!link) throw new TaskNotCancelableError(`Task ${taskId} never reached the remote agent`);
+    const remote = await (await this.client()).cancelTask({ tenant: '', id: link.remoteTaskId, metadata: undefined });
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId: link.contextId,
+        status: remote.status
+          ? { ...remote.status, message: undefined }
+          : { state: TaskState.TASK_STATE_CANCELED, message: undefined, timestamp: new Date().toISOString() },
+        metadata: undefined,
+      }),
+    );
+  }
+}
+
+/** Rewrites remote events into the hub's ids and publishes them, starting the task as the SDK requires. */
+class Relay {
+  private started = false;
+
+  constructor(
+    private readonly agentId: string,
+    private readonly owner: string,
+    private readonly context: RequestContext,
+    private readonly bus: ExecutionEventBus,
+    private readonly threads: AgentThreads,
+    /** What is already recorded, so each link is written once, not on every event. */
+    private linkedTask: RemoteTaskLink | undefined,
+    private linkedContext: string | undefined,
+  ) {}
+
+  async stream(event: StreamResponse): Promise<void> {
+    const payload = event.payload;
+    switch (payload?.$case) {
+      case 'task':
+        return this.task(payload.value);
+      case 'message':
+        return this.message(payload.value);
+      case 'statusUpdate':
+        await this.link(payload.value.taskId, payload.value.contextId);
+        this.ensureStarted();
+        this.bus.publish(
+          AgentEvent.statusUpdate({
+            ...payload.value,
+            taskId: this.context.taskId,
+            contextId: this.context.contextId,
+            status: payload.value.status && {
+              ...payload.value.status,
+              message: payload.value.status.message && this.local(payload.value.status.message),
+            },
+          }),
+        );
+        return;
+      case 'artifactUpdate':
+        await this.link(payload.value.taskId, payload.value.contextId);
+        this.ensureStarted();
+        this.bus.publish(
+          AgentEvent.artifactUpdate({
+            ...payload.value,
+            taskId: this.context.taskId,
+            contextId: this.context.contextId,
+          }),
+        );
+        return;
+      default:
+        return;
+    }
+  }
+
+  async task(task: Task): Promise<void> {
+    await this.link(task.id, task.contextId);
+    this.started = true;
+    this.bus.publish(
+      AgentEvent.task({
+        ...task,
+        id: this.context.taskId,
+        contextId: this.context.contextId,
+        history: task.history.map((m) => this.local(m)),
+        status: task.status && { ...task.status, message: task.status.message && this.local(task.status.message) },
+      }),
+    );
+  }
+
+  async message(message: Message): Promise<void> {
+    await this.linkContext(message.contextId);
+    this.started = true;
+    this.bus.publish(AgentEvent.message(this.local(message)));
+  }
+
+  /** A remote that starts with an update gets a task opened for it first. */
+  private ensureStarted(): void {
+    if (this.started) return;
+    this.started = true;
+    this.bus.publish(
+      AgentEvent.task({
+        id: this.context.taskId,
+        contextId: this.context.contextId,
+        status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() },
+        history: [this.context.userMessage],
+        artifacts: [],
+        metadata: undefined,
+      }),
+    );
+  }
+
+  private async link(remoteTaskId: string, remoteContextId: string): Promise<void> {
+    if (!remoteTaskId) return;
+    if (this.linkedTask?.remoteTaskId !== remoteTaskId || this.linkedTask.remoteContextId !== remoteContextId) {
+      this.linkedTask = { remoteTaskId, remoteContextId, contextId: this.context.contextId };
+      await this.threads.linkTask(this.agentId, this.context.taskId, this.linkedTask);
+    }
+    await this.linkContext(remoteContextId);
+  }
+
+  private async linkContext(remoteContextId: string): Promise<void> {
+    if (!remoteContextId || remoteContextId === this.linkedContext) return;
+    this.linkedContext = remoteContextId;
+    await this.threads.linkContext(this.agentId, this.owner, this.context.contextId, remoteContextId);
+  }
+
+  private local(message: Message): Message {
+    return { ...message, contextId: this.context.contextId, taskId: message.taskId ? this.context.taskId : '' };
+  }
+}
+
+/** Network failures by their reason (connection refused, timeout, ...); the agent's own errors by their message. */
+function describeFailure(error: unknown): string {
+  const reason = outboundFailureReason(error);
+  if (reason !== 'request failed') return reason;
+  return error instanceof Error ? error.message : String(error);
+}
+
+function isMessage(result: Message | Task): result is Message {
+  return 'messageId' in result && 'role' in result;
+}

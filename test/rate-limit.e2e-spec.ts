@@ -1,0 +1,158 @@
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import { call, systemClient, SystemClient } from './support/grpc-clients';
+import { hasRedisServer, PrivateRedis } from './support/private-redis';
+import { startLightsAgent } from './support/remote-agents';
+import { messageSend, registerAgent, startTestApp, TEST_ADMIN_KEY, TestApp } from './support/test-app';
+
+describe('rate limits (e2e)', () => {
+  let t: TestApp;
+  let grpcSystem: SystemClient;
+  let otherKey: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_REGISTRY_PER_MIN: '4' });
+    grpcSystem = systemClient(t.grpcAddress);
+  });
+  afterAll(async () => {
+    grpcSystem?.close();
+    await t?.close();
+  });
+
+  it('counts a key across routes and transports, and refuses past the limit with 429 and Retry-After', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    // 1: creating a key (registry policy), then 2-3 over HTTP on another route, 4 over gRPC.
+    const created = await t
+      .http()
+      .post('/api/keys')
+      .set('X-Api-Key', TEST_ADMIN_KEY)
+      .send({ name: 'other', scopes: ['messages'] })
+      .expect(201);
+    otherKey = created.body.key;
+    expect(created.headers['x-ratelimit-limit']).toBe('4');
+    expect(created.headers['x-ratelimit-remaining']).toBe('3');
+
+    const second = await t.http().get('/api/system').set('X-Api-Key', TEST_ADMIN_KEY).expect(200);
+    const third = await t.http().get('/api/keys').set('X-Api-Key', TEST_ADMIN_KEY).expect(200);
+    expect(second.headers['x-ratelimit-remaining']).toBe('2');
+    expect(third.headers['x-ratelimit-remaining']).toBe('1');
+    const reset = Number(third.headers['x-ratelimit-reset']);
+    expect(reset).toBeGreaterThanOrEqual(before + 55);
+    expect(reset).toBeLessThanOrEqual(before + 61);
+
+    const fourth = await call(grpcSystem.GetInfo, grpcSystem, {}, { 'x-api-key': TEST_ADMIN_KEY });
+    expect(fourth.error).toBeUndefined();
+
+    const refused = await t.http().get('/api/system').set('X-Api-Key', TEST_ADMIN_KEY).expect(429);
+    expect(refused.headers['content-type']).toMatch(/^application\/json/);
+    expect(refused.headers['x-ratelimit-remaining']).toBe('0');
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(refused.body).toMatchObject({
+      statusCode: 429,
+      code: 'RATE_LIMITED',
+      details: { policy: 'registry', limit: 4, retry_after_seconds: retryAfter },
+    });
+
+    const grpcRefused = await call(grpcSystem.GetInfo, grpcSystem, {}, { 'x-api-key': TEST_ADMIN_KEY });
+    expect(grpcRefused.error?.code).toBe(GrpcStatus.RESOURCE_EXHAUSTED);
+    expect(grpcRefused.error?.metadata.get('retry-after')).toEqual([expect.stringMatching(/^\d+$/)]);
+  });
+
+  it('keeps separate counters per key', async () => {
+    const res = await t.http().get('/api/system').set('X-Api-Key', otherKey).expect(200);
+    expect(res.headers['x-ratelimit-remaining']).toBe('3');
+  });
+
+  it('does not limit or count health probes', async () => {
+    for (let i = 0; i < 10; i++) {
+      const res = await t.http().get('/health/live').expect(200);
+      expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+    }
+  });
+
+  it('checks the key before counting: an unauthenticated flood does not use up a key', async () => {
+    for (let i = 0; i < 6; i++)
+      await t.http().get('/api/system').set('X-Api-Key', 'wrong-key-wrong-key-wrong').expect(401);
+    const res = await t.http().get('/api/system').set('X-Api-Key', otherKey).expect(200);
+    expect(res.headers['x-ratelimit-remaining']).toBe('2');
+  });
+});
+
+(hasRedisServer ? describe : describe.skip)('when Redis goes away (e2e)', () => {
+  let redis: PrivateRedis;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    redis = await PrivateRedis.start();
+    t = await startTestApp({ REDIS_URL: redis.url, REDIS_KEY_PREFIX: 'outage-test:' });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await redis?.down();
+  });
+
+  it('refuses rate-limited requests with 503, reports not ready, and recovers when Redis is back', async () => {
+    await t.http().get('/api/system').set('X-Api-Key', TEST_ADMIN_KEY).expect(200);
+
+    await redis.down();
+    const refused = await t.http().get('/api/system').set('X-Api-Key', TEST_ADMIN_KEY).expect(503);
+    expect(refused.body).toMatchObject({ statusCode: 503, code: 'SERVICE_UNAVAILABLE' });
+    expect(refused.body.message).toMatch(/Redis/);
+    expect(refused.headers['retry-after']).toBe('1');
+    const ready = await t.http().get('/health/ready').expect(503);
+    expect(ready.body.error.redis).toMatchObject({ status: 'down', mode: 'redis' });
+    await t.http().get('/health/live').expect(200);
+
+    await redis.up();
+    const deadline = Date.now() + 15_000;
+    let status = 0;
+    while (Date.now() < deadline && status !== 200) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      status = (await t.http().get('/api/system').set('X-Api-Key', TEST_ADMIN_KEY)).status;
+    }
+    expect(status).toBe(200);
+    await t.http().get('/health/ready').expect(200);
+  });
+
+  it('answers A2A calls whose task store is down with a clear message, not internals', async () => {
+    const lights = await startLightsAgent();
+    const open = await startTestApp({
+      REDIS_URL: redis.url,
+      REDIS_KEY_PREFIX: 'store-outage-test:',
+      RATE_LIMIT_FAIL_OPEN: 'true',
+      ALLOW_PRIVATE_NETWORK_TARGETS: 'true',
+    });
+    try {
+      await registerAgent(open, lights.baseUrl, 'lights');
+      await redis.down();
+      const res = await open
+        .http()
+        .post('/api/agents/lights/v1')
+        .set('X-Api-Key', TEST_ADMIN_KEY)
+        .send(messageSend('hello'))
+        .expect(200);
+      expect(res.body.error).toEqual({ code: -32603, message: 'Redis is unavailable; try again shortly' });
+    } finally {
+      await open.close();
+      await lights.close();
+      await redis.up();
+    }
+  });
+
+  it('lets requests through when RATE_LIMIT_FAIL_OPEN is set', async () => {
+    const open = await startTestApp({
+      REDIS_URL: redis.url,
+      REDIS_KEY_PREFIX: 'fail-open-test:',
+      RATE_LIMIT_FAIL_OPEN: 'true',
+    });
+    try {
+      await redis.down();
+      const res = await open.http().get('/api/system').set('X-Api-Key', TEST_ADMIN_KEY).expect(200);
+      expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+    } finally {
+      await open.close();
+      await redis.up();
+    }
+  });
+});

@@ -1,0 +1,258 @@
+import express from 'express';
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AgentCard as V1AgentCard, Role } from '@a2a-js/sdk';
+import {
+  AgentEvent,
+  DefaultRequestHandler as V1RequestHandler,
+  InMemoryTaskStore as V1TaskStore,
+} from '@a2a-js/sdk/server';
+import {
+  jsonRpcHandler as v1JsonRpc,
+  restHandler as v1Rest,
+  UserBuilder as V1UserBuilder,
+} from '@a2a-js/sdk/server/express';
+import { DefaultRequestHandler as V03RequestHandler, InMemoryTaskStore as V03TaskStore } from 'a2a-sdk-v03/server';
+import { A2AExpressApp } from 'a2a-sdk-v03/server/express';
+
+export interface RemoteAgent {
+  baseUrl: string;
+  /** Every request the agent received: method, path, headers and (JSON) body. */
+  requests: { method: string; path: string; headers: Record<string, string | string[] | undefined>; body: unknown }[];
+  close(): Promise<void>;
+}
+
+async function listen(app: express.Express): Promise<{ server: Server; baseUrl: string }> {
+  return new Promise((resolve) => {
+    const server = app.listen(0, '127.0.0.1', () => {
+      resolve({ server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+    });
+  });
+}
+
+/** Records each request; parses JSON first (the SDK's own parser then skips the read body). */
+function recorder(requests: RemoteAgent['requests']): express.RequestHandler[] {
+  return [
+    express.json({ limit: '5mb' }),
+    (req, _res, next) => {
+      requests.push({ method: req.method, path: req.path, headers: req.headers, body: req.body as unknown });
+      next();
+    },
+  ];
+}
+
+function stop(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
+}
+
+interface LightsOptions {
+  /** Serve the card only at the legacy /.well-known/agent.json. */
+  legacyCardPath?: boolean;
+  /** Refuse requests without this X-Api-Key. */
+  requireKey?: string;
+}
+
+/**
+ * "Lights": an A2A v0.3-only agent on the official SDK 0.3.14 (JSON-RPC, streaming). It answers
+ * with a task - working, an artifact, then completed with a status message. A request whose text
+ * contains "slow" keeps working until it is cancelled (or 20 s pass).
+ */
+export async function startLightsAgent(options: LightsOptions = {}): Promise<RemoteAgent> {
+  const requests: RemoteAgent['requests'] = [];
+  const cancelled = new Set<string>();
+  const app = express();
+  app.use(...recorder(requests));
+  if (options.requireKey) {
+    app.use((req, res, next) => {
+      if (req.headers['x-api-key'] !== options.requireKey) res.status(401).json({ error: 'bad key' });
+      else next();
+    });
+  }
+  const { server, baseUrl } = await listen(app);
+  const card = {
+    protocolVersion: '0.3.0',
+    name: 'Lights',
+    description: 'Controls the lights in the house',
+    url: `${baseUrl}/`,
+    preferredTransport: 'JSONRPC',
+    version: '1.2.0',
+    capabilities: { streaming: true, pushNotifications: false },
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: [
+      {
+        id: 'lights',
+        name: 'Lights control',
+        description: 'Turns lights on and off, dims them',
+        tags: ['lights', 'home'],
+        examples: ['turn on the kitchen lights'],
+      },
+    ],
+  };
+  const executor = {
+    async execute(
+      ctx: {
+        taskId: string;
+        contextId: string;
+        task?: unknown;
+        userMessage: { parts: { kind: string; text?: string }[] };
+      },
+      bus: { publish(e: unknown): void; finished(): void },
+    ) {
+      const { taskId, contextId } = ctx;
+      const text = ctx.userMessage.parts.flatMap((p) => (p.kind === 'text' && p.text ? [p.text] : [])).join(' ');
+      const now = () => new Date().toISOString();
+      if (!ctx.task) {
+        bus.publish({
+          kind: 'task',
+          id: taskId,
+          contextId,
+          status: { state: 'submitted', timestamp: now() },
+          history: [ctx.userMessage],
+        });
+      }
+      bus.publish({
+        kind: 'status-update',
+        taskId,
+        contextId,
+        status: { state: 'working', timestamp: now() },
+        final: false,
+      });
+      if (text.includes('slow')) {
+        const deadline = Date.now() + 20_000;
+        while (!cancelled.has(taskId) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+        if (cancelled.has(taskId)) return;
+      }
+      bus.publish({
+        kind: 'artifact-update',
+        taskId,
+        contextId,
+        artifact: { artifactId: 'result', parts: [{ kind: 'text', text: `Lights: ${text}` }] },
+        lastChunk: true,
+      });
+      bus.publish({
+        kind: 'status-update',
+        taskId,
+        contextId,
+        status: {
+          state: 'completed',
+          timestamp: now(),
+          message: {
+            kind: 'message',
+            role: 'agent',
+            messageId: randomUUID(),
+            taskId,
+            contextId,
+            parts: [{ kind: 'text', text: `Done: ${text}` }],
+          },
+        },
+        final: true,
+      });
+      bus.finished();
+    },
+    async cancelTask(taskId: string, bus: { publish(e: unknown): void; finished(): void }) {
+      cancelled.add(taskId);
+      bus.publish({
+        kind: 'status-update',
+        taskId,
+        contextId: '',
+        status: { state: 'canceled', timestamp: new Date().toISOString() },
+        final: true,
+      });
+      bus.finished();
+    },
+  };
+  const handler = new V03RequestHandler(card, new V03TaskStore(), executor);
+  new A2AExpressApp(handler).setupRoutes(app, '', [], options.legacyCardPath ? '.well-known/agent.json' : undefined);
+  return { baseUrl, requests, close: () => stop(server) };
+}
+
+/**
+ * "Music": an agent on the official SDK 1.3 serving A2A v1.0 and v0.3 over JSON-RPC and
+ * HTTP+JSON. It answers with a message, no task.
+ */
+export async function startMusicAgent(): Promise<RemoteAgent> {
+  const requests: RemoteAgent['requests'] = [];
+  const app = express();
+  app.use(...recorder(requests));
+  const { server, baseUrl } = await listen(app);
+  const iface = (url: string, protocolBinding: string, protocolVersion: string) => ({
+    url,
+    protocolBinding,
+    protocolVersion,
+    tenant: '',
+  });
+  const card: V1AgentCard = {
+    name: 'Music',
+    description: 'Plays music in any room',
+    version: '2.0.0',
+    supportedInterfaces: [
+      iface(`${baseUrl}/v1`, 'JSONRPC', '1.0'),
+      iface(`${baseUrl}/json`, 'HTTP+JSON', '1.0'),
+      iface(`${baseUrl}/v1`, 'JSONRPC', '0.3'),
+      iface(`${baseUrl}/json`, 'HTTP+JSON', '0.3'),
+    ],
+    provider: undefined,
+    capabilities: { streaming: false, pushNotifications: false, extensions: [] },
+    securitySchemes: {},
+    securityRequirements: [],
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: [
+      {
+        id: 'play',
+        name: 'Play music',
+        description: 'Plays songs, artists or genres',
+        tags: ['music', 'audio'],
+        examples: ['play jazz in the living room'],
+        inputModes: [],
+        outputModes: [],
+        securityRequirements: [],
+      },
+    ],
+    signatures: [],
+  };
+  const handler = new V1RequestHandler(card, new V1TaskStore(), {
+    async execute(ctx, bus) {
+      const text = ctx.userMessage.parts
+        .flatMap((p) => (p.content?.$case === 'text' ? [p.content.value] : []))
+        .join(' ');
+      bus.publish(
+        AgentEvent.message({
+          messageId: randomUUID(),
+          contextId: ctx.contextId,
+          taskId: '',
+          role: Role.ROLE_AGENT,
+          parts: [
+            {
+              content: { $case: 'text', value: `Playing: ${text}` },
+              metadata: undefined,
+              filename: '',
+              mediaType: 'text/plain',
+            },
+          ],
+          metadata: undefined,
+          extensions: [],
+          referenceTaskIds: [],
+        }),
+      );
+      bus.finished();
+    },
+    async cancelTask() {},
+  });
+  const options = {
+    requestHandler: handler,
+    userBuilder: V1UserBuilder.noAuthentication,
+    legacyCompat: { enabled: true },
+  };
+  app.use('/v1', v1JsonRpc(options));
+  app.use('/json', v1Rest(options));
+  app.get('/.well-known/agent-card.json', (_req, res) => {
+    res.json(V1AgentCard.toJSON(card));
+  });
+  return { baseUrl, requests, close: () => stop(server) };
+}

@@ -1,0 +1,104 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { createApp, startApp } from '../../src/bootstrap';
+import { provisionBackends, TestBackends } from './backends';
+
+export const TEST_ADMIN_KEY = 'test-admin-key-0123456789abcdefghijklmnop';
+const ORIGINAL_ENV = { ...process.env };
+
+export interface TestApp {
+  app: NestExpressApplication;
+  backends: TestBackends;
+  /** http://127.0.0.1:<port> */
+  baseUrl: string;
+  /** 127.0.0.1:<port> */
+  grpcAddress: string;
+  http: () => ReturnType<typeof request>;
+  close(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Boots the real application (same createApp as main.ts) on fresh backends, HTTP on an
+ * ephemeral port and gRPC on a free one. `env` overrides the test defaults.
+ */
+export async function startTestApp(
+  env: Record<string, string | undefined> = {},
+  backends?: TestBackends,
+): Promise<TestApp> {
+  const own = backends ?? (await provisionBackends());
+  const grpcPort = await freePort();
+  const merged: Record<string, string | undefined> = {
+    ...ORIGINAL_ENV,
+    NODE_ENV: 'test',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    GRPC_PORT: String(grpcPort),
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ADMIN_API_KEY: TEST_ADMIN_KEY,
+    ...own.env,
+    ...env,
+  };
+  process.env = Object.fromEntries(
+    Object.entries(merged).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+  let app: NestExpressApplication | undefined;
+  try {
+    app = await createApp();
+    await startApp(app);
+  } catch (error) {
+    await app?.close().catch(() => undefined);
+    if (!backends) await own.cleanup();
+    throw error;
+  }
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const started = app;
+  return {
+    app: started,
+    backends: own,
+    baseUrl,
+    grpcAddress: `127.0.0.1:${grpcPort}`,
+    http: () => request(baseUrl),
+    close: async () => {
+      await started.close();
+      if (!backends) await own.cleanup();
+    },
+  };
+}
+
+/** Registers a remote agent with the admin key, as an operator would; fails the test on an error. */
+export async function registerAgent(t: TestApp, baseUrl: string, id: string): Promise<void> {
+  await t.http().post('/api/agents').set('X-Api-Key', TEST_ADMIN_KEY).send({ base_url: baseUrl, id }).expect(201);
+}
+
+/** A v0.3 JSON-RPC `message/send` with one text part; `params` extras are merged in. */
+export function messageSend(text: string, extra: { id?: number | string; messageId?: string; params?: object } = {}) {
+  return {
+    jsonrpc: '2.0',
+    id: extra.id ?? 1,
+    method: 'message/send',
+    params: {
+      message: {
+        kind: 'message',
+        role: 'user',
+        messageId: extra.messageId ?? randomUUID(),
+        parts: [{ kind: 'text', text }],
+      },
+      ...extra.params,
+    },
+  };
+}
