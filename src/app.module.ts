@@ -22,7 +22,7 @@ import { RegistryModule } from './registry/registry.module';
 @Module({
   imports: [
     ConfigModule,
-    ...(process.env.SBX_NOLOG ? [] : [LoggingModule]),
+    LoggingModule,
     DatabaseModule.forRoot(),
     RedisModule,
     KvModule,

@@ -18,8 +18,7 @@ export async function createApp(): Promise<NestExpressApplication> {
     bufferLogs: true,
     abortOnError: false,
   });
-  if (!process.env.SBX_NOLOG) app.useLogger(app.get(Logger));
-  if (process.env.SBX_NOETAG) app.set('etag', false);
+  app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   app.connectMicroservice(app.get(GrpcRuntime).options(), { inheritAppConfig: true });
   setUpOpenApi(app);

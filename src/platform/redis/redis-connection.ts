@@ -35,7 +35,7 @@ export class RedisConnection {
     return createClient({
       url,
       disableOfflineQueue: true,
-      commandOptions: process.env.SBX_NOTIMEOUT ? undefined : { timeout: COMMAND_TIMEOUT_MS },
+      commandOptions: { timeout: COMMAND_TIMEOUT_MS },
       socket: {
         connectTimeout: CONNECT_TIMEOUT_MS,
         reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2_000),
