@@ -17,6 +17,7 @@ import { PlatformModule } from './platform/platform.module';
 import { RateLimitModule } from './platform/rate-limit/rate-limit.module';
 import { RedisModule } from './platform/redis/redis.module';
 import { SystemModule } from './platform/system/system.module';
+import { OrchestrationModule } from './orchestration/orchestration.module';
 import { RegistryModule } from './registry/registry.module';
 
 @Module({
@@ -36,6 +37,7 @@ import { RegistryModule } from './registry/registry.module';
     SystemModule,
     A2aModule,
     RegistryModule,
+    OrchestrationModule,
   ],
   providers: [
     { provide: APP_FILTER, useClass: AllExceptionsFilter },

@@ -85,11 +85,17 @@ describe('A2A JSON-RPC as field clients send it (e2e)', () => {
     expect(remote[1]).not.toBe(contextId);
   });
 
-  it("answers the orchestrator's placeholder honestly, as a message", async () => {
-    const res = await rpc('orchestrator', homeAssistantBody('play some jazz', randomUUID()), messagesKey).expect(200);
-    expect(res.body.result).toMatchObject({ kind: 'message', role: 'agent' });
-    expect(res.body.result.parts[0].text).toMatch(/^Routing is not configured yet/);
-    expect(res.body.result.parts[0].text).toContain('lights');
+  it('routes a Home Assistant request through the orchestrator and answers as one message', async () => {
+    const contextId = randomUUID();
+    const body = homeAssistantBody('turn on the kitchen lights', contextId);
+    const res = await rpc('orchestrator', body, messagesKey).expect(200);
+    expect(res.body.result).toMatchObject({
+      kind: 'message',
+      role: 'agent',
+      contextId,
+      metadata: { agents_used: ['lights'], task_state: 'fresh', execution_time_ms: expect.any(Number) },
+    });
+    expect(res.body.result.parts[0]).toMatchObject({ kind: 'text', text: 'Done: turn on the kitchen lights' });
   });
 
   it('accepts parts without kind and role "assistant"', async () => {

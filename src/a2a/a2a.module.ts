@@ -5,7 +5,6 @@ import { RoutePolicies } from '../platform/http/route-policies';
 import { AgentCardFactory } from './card/agent-card.factory';
 import { AgentCardService } from './card/agent-card.service';
 import { HubEndpointsResolver } from './card/hub-endpoints';
-import { ORCHESTRATOR_PROFILE, PlaceholderOrchestratorExecutor } from './executors/placeholder-orchestrator.executor';
 import { A2aGrpcService } from './grpc/a2a-grpc.service';
 import { AgentHost } from './hosting/agent-host';
 import { A2aHttpController, HubCardController } from './http/a2a-http.controller';
@@ -14,8 +13,8 @@ import { A2aTaskRepository } from './store/a2a-task.repository';
 
 /**
  * A2A hosting on the official SDK: every hosted agent over JSON-RPC, HTTP+JSON and gRPC, v0.3
- * and v1.0, with tasks on the key-value store and Postgres and push notifications. Until the
- * orchestrator exists, the default agent is a placeholder that says routing is not configured.
+ * and v1.0, with tasks on the key-value store and Postgres and push notifications. The default
+ * agent (the orchestrator) is hosted by the OrchestrationModule.
  */
 @Module({
   imports: [AuthCoreModule],
@@ -42,10 +41,6 @@ export class A2aModule implements OnModuleInit, BeforeApplicationShutdown {
     // The SDK's handlers parse their own bodies (behind our preflight); /v1 speaks JSON-RPC.
     this.routes.registerOwnBodyParsing(/^\/api\/agents\/[^/]+\/(v1|json)(\/|$)/);
     this.routes.registerJsonRpc(/^\/api\/agents\/[^/]+\/v1$/);
-    this.host.host({
-      profile: ORCHESTRATOR_PROFILE,
-      executor: new PlaceholderOrchestratorExecutor(() => this.host.list().map((a) => a.id)),
-    });
   }
 
   /** Notifications already queued get their chance to go out, within the shutdown deadline. */

@@ -7,6 +7,7 @@ import {
   ServerCallContextBuilder,
   ServerCallContextBuilderOptions,
   STATE_HEADERS_KEY,
+  User,
 } from '@a2a-js/sdk/server';
 import { jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import { Injectable } from '@nestjs/common';
@@ -28,7 +29,7 @@ import { PushConfigRepository } from '../push/push-config.repository';
 import { RetryingPushSender } from '../push/retrying-push.sender';
 import { A2aTaskRepository } from '../store/a2a-task.repository';
 import { KvTaskStore } from '../store/kv-task.store';
-import { A2aUser } from './a2a-user';
+import { A2aUser, CallNotes } from './a2a-user';
 import { GuardedRequestHandler } from './guarded-request-handler';
 
 /** Key in ServerCallContext.state holding the id of the agent a call is for. */
@@ -37,6 +38,8 @@ export const AGENT_ID_STATE_KEY = 'switchboard.agentId';
 export interface AgentDefinition {
   profile: AgentProfile;
   executor: AgentExecutor;
+  /** Wraps the agent's request handler (after the hub's own guard), e.g. to turn results into errors. */
+  wrapHandler?: (handler: A2ARequestHandler) => A2ARequestHandler;
 }
 
 /** One agent the hub serves: its SDK request handler, its HTTP routes, its stores. */
@@ -65,6 +68,7 @@ export class AgentHost {
   private readonly agents = new Map<string, HostedAgent>();
   /** One per agent id, kept across re-hosting so running tasks keep their streams and cancels. */
   private readonly buses = new Map<string, DefaultExecutionEventBusManager>();
+  private changes = 0;
 
   constructor(
     private readonly config: AppConfig,
@@ -83,10 +87,11 @@ export class AgentHost {
     const pushStore = new PgPushConfigStore(profile.id, this.pushConfigs, this.secrets, this.outbound);
     const pushSender = new RetryingPushSender(profile.id, pushStore, this.pushConfigs, this.outbound);
     const card = this.cards.build(profile, this.endpoints.configured());
-    const handler = new GuardedRequestHandler(
+    const guarded = new GuardedRequestHandler(
       profile.id,
       new DefaultRequestHandler(card, taskStore, executor, this.eventBuses(profile.id), pushStore, pushSender),
     );
+    const handler = definition.wrapHandler ? definition.wrapHandler(guarded) : guarded;
     const options = {
       requestHandler: handler,
       userBuilder: principalUser,
@@ -94,10 +99,16 @@ export class AgentHost {
       legacyCompat: { enabled: true },
     };
     const router = Router();
-    router.use('/v1', ...jsonRpcPreflight(this.config.http.maxBodyBytes), jsonRpcHandler(options));
+    router.use(
+      '/v1',
+      ...jsonRpcPreflight(this.config.http.maxBodyBytes),
+      ...(definition.wrapHandler ? [jsonRpcErrorNotes] : []),
+      jsonRpcHandler(options),
+    );
     router.use('/json', ...restPreflight(this.config.http.maxBodyBytes), restHandler(options));
     const hosted = new HostedAgent(profile, handler, router, pushSender);
     this.agents.set(profile.id, hosted);
+    this.changes++;
     return hosted;
   }
 
@@ -112,7 +123,13 @@ export class AgentHost {
 
   unhost(id: string): boolean {
     this.buses.delete(id);
+    this.changes++;
     return this.agents.delete(id);
+  }
+
+  /** Changes whenever an agent is hosted, re-hosted or removed: a cache key for views of the set. */
+  get revision(): number {
+    return this.changes;
   }
 
   private eventBuses(id: string): DefaultExecutionEventBusManager {
@@ -143,11 +160,16 @@ export class AgentHost {
    * relative to the agent. Unknown agents are NOT_FOUND; a path the handlers do not serve too.
    */
   dispatch(id: string, req: Request, res: Response, next: NextFunction): void {
-    const agent = this.require(id);
     // Everything after /api/agents/<id segment as sent>, however the client encoded the id.
     const rest = /^\/api\/agents\/[^/?]+(.*)$/.exec(req.originalUrl)?.[1] ?? '/';
+    this.dispatchTo(id, rest, req, res, next);
+  }
+
+  /** Hands a request to an agent's handlers as if it had been sent to `/api/agents/{id}{rest}`. */
+  dispatchTo(id: string, rest: string, req: Request, res: Response, next: NextFunction): void {
+    const agent = this.require(id);
     req.url = rest.startsWith('/') ? rest : `/${rest}`;
-    req.baseUrl = req.originalUrl.slice(0, req.originalUrl.length - rest.length);
+    req.baseUrl = req.originalUrl.slice(0, Math.max(0, req.originalUrl.length - rest.length));
     agent.router(req, res, (error?: unknown) => {
       if (error) return next(error);
       if (!res.headersSent) next(new DomainError(ErrorCode.NOT_FOUND, `Cannot ${req.method} ${req.originalUrl}`));
@@ -164,12 +186,44 @@ export class AgentHost {
   }
 }
 
+const NOTES = Symbol('switchboard.callNotes');
+
+function notesOf(req: Request): CallNotes {
+  const holder = req as Request & { [NOTES]?: CallNotes };
+  return (holder[NOTES] ??= {});
+}
+
 /** The caller the API-key guard verified (HTTP) or the gRPC gate attached. */
 const principalUser: UserBuilder = async (req: Request) => {
   const principal = (req as { principal?: Principal }).principal;
   if (!principal) throw new Error('A2A route reached without an authenticated caller');
-  return new A2aUser(principal);
+  return new A2aUser(principal, notesOf(req));
 };
+
+/** Puts the code and data a handler noted (see CallNotes) into the JSON-RPC error the SDK writes. */
+function jsonRpcErrorNotes(req: Request, res: Response, next: NextFunction): void {
+  const notes = notesOf(req);
+  const json = res.json.bind(res);
+  res.json = (body: unknown) => {
+    const error = notes.jsonRpcError;
+    const envelope = body as { error?: Record<string, unknown> } | undefined;
+    if (error && envelope?.error) return json({ ...envelope, error: { ...envelope.error, ...error } });
+    return json(body);
+  };
+  next();
+}
+
+/** A call context for an in-process call to agent `agentId` on behalf of `user`. */
+export function callContextFor(agentId: string, user: User | undefined): ServerCallContext {
+  return new ServerCallContext({
+    user,
+    requestedVersion: '1.0',
+    state: new Map<string, unknown>([
+      [STATE_HEADERS_KEY, {}],
+      [AGENT_ID_STATE_KEY, agentId],
+    ]),
+  });
+}
 
 /**
  * Builds the SDK's call context with the id of the agent the call is for in its state. The

@@ -23,6 +23,16 @@ export class AppConfig {
   readonly outbound: { allowPrivateNetworks: boolean; timeoutMs: number };
   readonly registry: { healthCheckIntervalSeconds: number; remoteAgentTimeoutMs: number };
   readonly secretsKey?: string;
+  readonly orchestration: {
+    router: { model?: string; baseUrl: string; apiKey?: string; fallback: 'default' | 'error'; timeoutMs: number };
+    multiAgent: boolean;
+    maxParallelAgents: number;
+    confidenceThreshold: number;
+    preserveContext: boolean;
+    maxHistory: number;
+    agentTimeoutMs: number;
+    contextTtlSeconds: number;
+  };
 
   constructor(env: EnvironmentVariables) {
     this.env = env.NODE_ENV;
@@ -60,5 +70,21 @@ export class AppConfig {
       remoteAgentTimeoutMs: env.REMOTE_AGENT_TIMEOUT_MS,
     };
     this.secretsKey = env.SECRETS_KEY;
+    this.orchestration = {
+      router: {
+        model: env.ROUTER_MODEL,
+        baseUrl: env.ROUTER_BASE_URL.replace(/\/+$/, ''),
+        apiKey: env.ROUTER_API_KEY,
+        fallback: env.ROUTER_FALLBACK,
+        timeoutMs: env.ROUTER_TIMEOUT_MS,
+      },
+      multiAgent: env.ENABLE_MULTI_AGENT_COORDINATION,
+      maxParallelAgents: env.MAX_PARALLEL_AGENTS,
+      confidenceThreshold: env.ROUTING_CONFIDENCE_THRESHOLD,
+      preserveContext: env.ENABLE_CONTEXT_PRESERVATION,
+      maxHistory: env.MAX_CONVERSATION_HISTORY,
+      agentTimeoutMs: env.AGENT_TIMEOUT_MS,
+      contextTtlSeconds: env.CONVERSATION_TTL_SECONDS,
+    };
   }
 }

@@ -3,6 +3,7 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
+  IsNumber,
   IsOptional,
   IsString,
   Matches,
@@ -179,6 +180,80 @@ export class EnvironmentVariables {
   @Max(86_400)
   AGENT_HEALTH_CHECK_INTERVAL_SECONDS = 60;
 
+  /** Chat-completions model for the LLM router; unset: the built-in router (no LLM). */
+  @EmptyAsUnset()
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  ROUTER_MODEL?: string;
+
+  /** Base URL of an OpenAI-compatible API (…/v1) for the LLM router. */
+  @Matches(/^https?:\/\/[^\s/]+(\/\S*)?$/, { message: 'ROUTER_BASE_URL must be an http(s) URL' })
+  ROUTER_BASE_URL = 'https://api.openai.com/v1';
+
+  /** Bearer token for ROUTER_BASE_URL. */
+  @EmptyAsUnset()
+  @IsOptional()
+  @IsString()
+  @MaxLength(4096)
+  ROUTER_API_KEY?: string;
+
+  /** When the LLM router fails twice: `default` routes with the built-in router, `error` answers ROUTER_FAILURE. */
+  @IsIn(['default', 'error'])
+  ROUTER_FALLBACK: 'default' | 'error' = 'default';
+
+  /** Timeout of one LLM router call. */
+  @EnvInt()
+  @IsInt()
+  @Min(100)
+  @Max(300_000)
+  ROUTER_TIMEOUT_MS = 10_000;
+
+  /** Let the orchestrator send a multi-intent request to several agents at once. */
+  @EnvBoolean()
+  @IsBoolean()
+  ENABLE_MULTI_AGENT_COORDINATION = true;
+
+  /** At most this many agents run at the same time for one request. */
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(32)
+  MAX_PARALLEL_AGENTS = 3;
+
+  /** Below this routing confidence (0..1) the orchestrator asks which agent is meant. */
+  @Transform(({ value }) => (typeof value === 'string' && /^\d*\.?\d+$/.test(value.trim()) ? Number(value) : value))
+  @IsNumber()
+  @Min(0)
+  @Max(1)
+  ROUTING_CONFIDENCE_THRESHOLD = 0.7;
+
+  /** Keep each conversation's context (previous agent, agent threads, history) across turns. */
+  @EnvBoolean()
+  @IsBoolean()
+  ENABLE_CONTEXT_PRESERVATION = true;
+
+  /** Turns of history kept per conversation. */
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(200)
+  MAX_CONVERSATION_HISTORY = 10;
+
+  /** How long one agent may take to answer the orchestrator before it is cancelled. */
+  @EnvInt()
+  @IsInt()
+  @Min(100)
+  @Max(3_600_000)
+  AGENT_TIMEOUT_MS = 30_000;
+
+  /** How long a conversation's context is kept after its last turn. */
+  @EnvInt()
+  @IsInt()
+  @Min(60)
+  @Max(30 * 86_400)
+  CONVERSATION_TTL_SECONDS = 86_400;
+
   /** Base64 of 32 random bytes; encrypts stored secrets. Unset: a key file in DATA_DIR. */
   @EmptyAsUnset()
   @IsOptional()
@@ -204,6 +279,8 @@ export const ENVIRONMENT_VARIABLES: readonly string[] = [
     'PUBLIC_URL',
     'PUBLIC_GRPC_ADDRESS',
     'SECRETS_KEY',
+    'ROUTER_MODEL',
+    'ROUTER_API_KEY',
   ]),
 ];
 

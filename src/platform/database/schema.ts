@@ -1,15 +1,29 @@
 import { A2aTaskEntity } from '../../a2a/store/entities/a2a-task.entity';
 import { PushConfigEntity } from '../../a2a/push/entities/push-config.entity';
 import { PushDeliveryEntity } from '../../a2a/push/entities/push-delivery.entity';
+import { RoutingDecisionEntity } from '../../orchestration/routing-log/routing-decision.entity';
 import { AgentEntity } from '../../registry/entities/agent.entity';
 import { ApiKeyEntity } from '../auth/entities/api-key.entity';
 import { CreateApiKeys1763800000000 } from './migrations/1763800000000-create-api-keys';
 import { CreateA2aTables1763900000000 } from './migrations/1763900000000-create-a2a-tables';
 import { CreateAgents1764000000000 } from './migrations/1764000000000-create-agents';
+import { CreateRoutingDecisions1764100000000 } from './migrations/1764100000000-create-routing-decisions';
 
 /**
  * Every entity and migration, listed explicitly so the app, the CLIs and ts-jest load exactly
  * the same set. A module that adds a table adds its entity and migration here.
  */
-export const ENTITIES = [ApiKeyEntity, A2aTaskEntity, PushConfigEntity, PushDeliveryEntity, AgentEntity];
-export const MIGRATIONS = [CreateApiKeys1763800000000, CreateA2aTables1763900000000, CreateAgents1764000000000];
+export const ENTITIES = [
+  ApiKeyEntity,
+  A2aTaskEntity,
+  PushConfigEntity,
+  PushDeliveryEntity,
+  AgentEntity,
+  RoutingDecisionEntity,
+];
+export const MIGRATIONS = [
+  CreateApiKeys1763800000000,
+  CreateA2aTables1763900000000,
+  CreateAgents1764000000000,
+  CreateRoutingDecisions1764100000000,
+];

@@ -1,0 +1,77 @@
+import { Message, Role, Task, TaskState } from '@a2a-js/sdk';
+import { Injectable, Logger } from '@nestjs/common';
+import type { Request } from 'express';
+import { randomUUID } from 'node:crypto';
+import { DEFAULT_AGENT_ID } from '../a2a/agent-profile';
+import { A2aUser } from '../a2a/hosting/a2a-user';
+import { AgentHost, callContextFor } from '../a2a/hosting/agent-host';
+import type { Principal } from '../platform/auth/principal';
+import { isDomainError } from '../platform/errors/domain-error';
+import { textOf } from './agent-runner';
+import type { ConversationReplyDto } from './http/conversation.dto';
+
+/**
+ * The REST conversation API over the orchestrator: a text in, a text out, the conversation kept
+ * by its id - the same orchestrator and context store as A2A callers use (the conversation id is
+ * the A2A contextId).
+ */
+@Injectable()
+export class ConversationService {
+  private readonly logger = new Logger('Conversation');
+
+  constructor(private readonly host: AgentHost) {}
+
+  /** The caller's conversation id, or a new one (32 hex characters, as Home Assistant makes them). */
+  conversationIdFor(given: string | null | undefined): string {
+    return given?.trim() || randomUUID().replace(/-/g, '');
+  }
+
+  async reply(req: Request, text: string, conversationId: string): Promise<ConversationReplyDto> {
+    const principal = (req as { principal?: Principal }).principal;
+    if (!principal) throw new Error('Conversation route reached without an authenticated caller');
+    const user = new A2aUser(principal);
+    const orchestrator = this.host.require(DEFAULT_AGENT_ID);
+    const message: Message = {
+      messageId: randomUUID(),
+      contextId: conversationId,
+      taskId: '',
+      role: Role.ROLE_USER,
+      parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    };
+    try {
+      const result = await orchestrator.handler.sendMessage(
+        { tenant: '', message, configuration: undefined, metadata: undefined },
+        callContextFor(DEFAULT_AGENT_ID, user),
+      );
+      return toReply(result, conversationId);
+    } catch (error) {
+      const noted = user.notes.jsonRpcError?.data as ConversationReplyDto['error'] | undefined;
+      if (!noted && !isDomainError(error)) this.logger.warn(`Conversation failed: ${(error as Error).message}`);
+      const userMessage = noted?.userMessage ?? (error as Error).message;
+      return {
+        text: userMessage,
+        type: 'error',
+        conversationId,
+        needsInput: false,
+        error: noted && {
+          errorCode: noted.errorCode,
+          userMessage: noted.userMessage,
+          suggestedAction: noted.suggestedAction,
+        },
+      };
+    }
+  }
+}
+
+function toReply(result: Message | Task, conversationId: string): ConversationReplyDto {
+  if (!('status' in result)) {
+    return { text: textOf(result.parts), type: 'response', conversationId, needsInput: false };
+  }
+  const state = result.status?.state;
+  const text = result.status?.message ? textOf(result.status.message.parts) : '';
+  const needsInput = state === TaskState.TASK_STATE_INPUT_REQUIRED || state === TaskState.TASK_STATE_AUTH_REQUIRED;
+  return { text, type: needsInput ? 'question' : 'response', conversationId, needsInput };
+}

@@ -1,0 +1,80 @@
+import { Body, Controller, HttpCode, Next, Options, Post, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiProduces, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { NextFunction, Request, Response } from 'express';
+import { DEFAULT_AGENT_ID } from '../../a2a/agent-profile';
+import { AgentHost } from '../../a2a/hosting/agent-host';
+import { RequireScopes } from '../../platform/auth/auth.decorators';
+import { RateLimit } from '../../platform/rate-limit/rate-limit.decorator';
+import { ConversationService } from '../conversation.service';
+import { ConversationReplyDto, ConversationRequestDto } from './conversation.dto';
+
+/**
+ * The orchestrator at the routes existing deployments use: `POST /a2a/lucia-orchestrator`
+ * (JSON-RPC, the same handler as /api/agents/orchestrator/v1) and `/api/conversation` (the
+ * REST generation of the Home Assistant integration).
+ */
+@ApiTags('orchestration')
+@ApiSecurity('api-key')
+@ApiBearerAuth()
+@RequireScopes('messages')
+@RateLimit('conversation')
+@Controller()
+export class OrchestratorHttpController {
+  constructor(
+    private readonly host: AgentHost,
+    private readonly conversations: ConversationService,
+  ) {}
+
+  @Post('a2a/lucia-orchestrator')
+  @ApiOkResponse({ description: 'A2A JSON-RPC 2.0 to the orchestrator (message/send, message/stream, tasks/*)' })
+  jsonRpc(@Req() req: Request, @Res() res: Response, @Next() next: NextFunction): void {
+    this.host.dispatchTo(DEFAULT_AGENT_ID, '/v1', req, res, next);
+  }
+
+  /** Home Assistant probes its key with OPTIONS: a bad key is a 401, a good one a 204. */
+  @Options('api/conversation')
+  @HttpCode(204)
+  probe(@Res({ passthrough: true }) res: Response): void {
+    res.setHeader('Allow', 'OPTIONS, POST');
+  }
+
+  @Post('api/conversation')
+  @HttpCode(200)
+  @ApiProduces('application/json', 'text/event-stream')
+  @ApiOkResponse({
+    type: ConversationReplyDto,
+    description:
+      'The reply; with `Accept: text/event-stream`, SSE events `metadata`, `delta` ({text}), `done` ' +
+      '({text, conversationId, needsInput}) or `error`, each with its type also in the data',
+  })
+  async converse(
+    @Body() body: ConversationRequestDto,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ConversationReplyDto | void> {
+    const conversationId = this.conversations.conversationIdFor(body.context?.conversationId);
+    if (!acceptsEventStream(req)) return this.conversations.reply(req, body.text, conversationId);
+
+    res.status(200);
+    res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-cache');
+    res.setHeader('Connection', 'keep-alive');
+    res.setHeader('X-Accel-Buffering', 'no');
+    res.flushHeaders();
+    const send = (event: string, data: Record<string, unknown>) =>
+      res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`);
+    send('metadata', { conversationId });
+    const reply = await this.conversations.reply(req, body.text, conversationId);
+    if (reply.type === 'error') {
+      send('error', { error: reply.text, message: reply.text, conversationId, code: reply.error?.errorCode });
+    } else {
+      send('delta', { text: reply.text });
+      send('done', { text: reply.text, conversationId, needsInput: reply.needsInput });
+    }
+    res.end();
+  }
+}
+
+function acceptsEventStream(req: Request): boolean {
+  return /\btext\/event-stream\b/i.test(req.headers.accept ?? '');
+}

@@ -1,0 +1,45 @@
+import { Module, OnModuleInit } from '@nestjs/common';
+import { A2aModule } from '../a2a/a2a.module';
+import { AgentHost } from '../a2a/hosting/agent-host';
+import { AppConfig } from '../platform/config/app-config';
+import { RoutePolicies } from '../platform/http/route-policies';
+import { OrchestrationContextStore } from './context/orchestration-context.store';
+import { ConversationService } from './conversation.service';
+import { OrchestratorHttpController } from './http/orchestrator-http.controller';
+import { withOrchestrationErrors } from './orchestration-errors.handler';
+import { OrchestratorExecutor } from './orchestrator.executor';
+import { ORCHESTRATOR_PROFILE } from './orchestrator.profile';
+import { AgentRouter } from './router/agent-router';
+import { RoutingLog } from './routing-log/routing-log';
+
+/**
+ * The orchestrator: hosted as the default agent (`orchestrator`) on every transport, and at
+ * `POST /a2a/lucia-orchestrator` and `/api/conversation`. Routing, the conversation context
+ * store and the routing log live here.
+ */
+@Module({
+  imports: [A2aModule],
+  controllers: [OrchestratorHttpController],
+  providers: [AgentRouter, OrchestrationContextStore, RoutingLog, ConversationService],
+  exports: [RoutingLog],
+})
+export class OrchestrationModule implements OnModuleInit {
+  constructor(
+    private readonly host: AgentHost,
+    private readonly router: AgentRouter,
+    private readonly contexts: OrchestrationContextStore,
+    private readonly routingLog: RoutingLog,
+    private readonly routes: RoutePolicies,
+    private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    this.routes.registerOwnBodyParsing(/^\/a2a\/lucia-orchestrator$/);
+    this.routes.registerJsonRpc(/^\/a2a\/lucia-orchestrator$/);
+    this.host.host({
+      profile: ORCHESTRATOR_PROFILE,
+      executor: new OrchestratorExecutor(this.host, this.router, this.contexts, this.routingLog, this.config),
+      wrapHandler: withOrchestrationErrors,
+    });
+  }
+}

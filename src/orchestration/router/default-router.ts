@@ -1,0 +1,182 @@
+import type { AgentProfile } from '../../a2a/agent-profile';
+import type { AgentChoiceResult } from '../orchestration.types';
+import { clauses, refersBack, terms } from './text-analysis';
+
+/** How much a term counts by where it appears on a card: names and tags say what an agent is for. */
+const FIELD_WEIGHTS = { name: 3, tag: 3, skillName: 2.5, description: 1, example: 0.75 } as const;
+/** Evidence (sum of weight × idf) at which confidence reaches ~63 % of its ceiling. */
+const EVIDENCE_SCALE = 2.5;
+/** Agents named in a clarifying question. */
+const MAX_CANDIDATES = 3;
+
+export interface RoutingRequest {
+  /** The user's own words (the Home Assistant prompt already removed). */
+  text: string;
+  /** The agent that answered the conversation's previous turn, if any. */
+  previousAgentId?: string;
+  /** Route multi-intent requests to several agents. */
+  multiAgent: boolean;
+}
+
+export interface Routing extends AgentChoiceResult {
+  /** The agents worth naming when asking the user which one is meant, best first. */
+  candidates: string[];
+  /** The part of the request each chosen agent should handle, when the request was split. */
+  parts?: Record<string, string>;
+}
+
+interface Ranking {
+  /** Agent indexes by descending score (only those with a score). */
+  order: number[];
+  scores: Float64Array;
+  confidence: number;
+  /** Did a name, tag or skill name match (not only descriptions and examples)? */
+  strong: boolean;
+}
+
+/**
+ * The built-in router: no LLM, no network. It ranks the hosted agents' cards against the request
+ * with a weighted term index (BM25-like: a term counts by where it appears on a card and by how
+ * few agents mention it), cuts multi-intent requests into clauses and routes each, and turns the
+ * evidence and the margin over the runner-up into a confidence in 0..1:
+ * `(1 − e^(−evidence / 2.5)) × (0.5 + 0.5 × margin)`. A request that matches nothing scores 0;
+ * one that matches two agents equally scores at most 0.5. The index is built once per set of
+ * agents; a decision touches only the postings of the request's terms, so its cost grows with
+ * the number of agents that share those terms, at worst linearly.
+ */
+export class DefaultRouter {
+  private readonly ids: string[];
+  private readonly postings = new Map<string, { agent: number; weight: number }[]>();
+  private readonly strongTerms: Set<string>[];
+
+  constructor(agents: readonly AgentProfile[]) {
+    this.ids = agents.map((a) => a.id);
+    this.strongTerms = agents.map(() => new Set<string>());
+    agents.forEach((agent, index) => {
+      const weights = new Map<string, number>();
+      const add = (text: string, weight: number, strong: boolean) => {
+        for (const term of terms(text)) {
+          weights.set(term, Math.max(weights.get(term) ?? 0, weight));
+          if (strong) this.strongTerms[index].add(term);
+        }
+      };
+      add(`${agent.name} ${agent.id.replace(/-/g, ' ')}`, FIELD_WEIGHTS.name, true);
+      add(agent.description, FIELD_WEIGHTS.description, false);
+      for (const skill of agent.skills) {
+        add(skill.name, FIELD_WEIGHTS.skillName, true);
+        add(skill.tags.join(' '), FIELD_WEIGHTS.tag, true);
+        add(skill.description, FIELD_WEIGHTS.description, false);
+        add(skill.examples.join(' . '), FIELD_WEIGHTS.example, false);
+      }
+      for (const [term, weight] of weights) {
+        let list = this.postings.get(term);
+        if (!list) this.postings.set(term, (list = []));
+        list.push({ agent: index, weight });
+      }
+    });
+    // Weight × idf once, so a decision only adds.
+    const n = this.ids.length;
+    for (const list of this.postings.values()) {
+      const idf = Math.log(1 + n / list.length);
+      for (const posting of list) posting.weight *= idf;
+    }
+  }
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  route(request: RoutingRequest): Routing {
+    const whole = this.rank(request.text);
+    const followUp = request.previousAgentId && this.ids.includes(request.previousAgentId);
+    if (followUp && refersBack(request.text) && !whole.strong) {
+      return {
+        agentId: request.previousAgentId!,
+        reasoning: 'The request refers back to the conversation and names no agent: its previous agent continues.',
+        confidence: 0.8,
+        candidates: [request.previousAgentId!],
+      };
+    }
+    if (request.multiAgent) {
+      const split = this.routeClauses(request.text);
+      if (split) return split;
+    }
+    const candidates = whole.order.slice(0, MAX_CANDIDATES).map((i) => this.ids[i]);
+    if (!whole.order.length) {
+      return {
+        agentId: '',
+        reasoning: 'No agent card matches any word of the request.',
+        confidence: 0,
+        candidates: this.ids.slice(0, MAX_CANDIDATES),
+      };
+    }
+    const top = whole.order[0];
+    const runnerUp = whole.order[1];
+    return {
+      agentId: this.ids[top],
+      reasoning:
+        `Best match for the request's terms (score ${whole.scores[top].toFixed(2)}` +
+        (runnerUp === undefined
+          ? ', no other agent matched)'
+          : `; next ${this.ids[runnerUp]} at ${whole.scores[runnerUp].toFixed(2)})`),
+      confidence: round(whole.confidence),
+      candidates,
+    };
+  }
+
+  /** Routes each clause; answers only when clauses go to two or more different agents. */
+  private routeClauses(text: string): Routing | undefined {
+    const parts = clauses(text);
+    if (parts.length < 2) return undefined;
+    const chosen = new Map<string, { text: string[]; confidence: number }>();
+    let last: string | undefined;
+    for (const part of parts) {
+      const ranking = this.rank(part);
+      const top = ranking.order[0];
+      // A clause that names nothing on its own ("rock and *roll*") belongs to the one before it.
+      const own = top !== undefined && (ranking.strong || ranking.confidence >= 0.5);
+      const agent = own ? this.ids[top] : last;
+      if (!agent) continue;
+      const entry = chosen.get(agent) ?? { text: [], confidence: 1 };
+      entry.text.push(part);
+      if (own) entry.confidence = Math.min(entry.confidence, ranking.confidence);
+      chosen.set(agent, entry);
+      last = agent;
+    }
+    if (chosen.size < 2) return undefined;
+    const [primary, ...additional] = [...chosen.keys()];
+    const confidence = Math.min(...[...chosen.values()].map((c) => c.confidence));
+    return {
+      agentId: primary,
+      additionalAgents: additional,
+      reasoning: `The request has ${chosen.size} intents: ${[...chosen].map(([id, c]) => `"${c.text.join(', ')}" → ${id}`).join('; ')}`,
+      confidence: round(confidence),
+      candidates: [...chosen.keys()],
+      parts: Object.fromEntries([...chosen].map(([id, c]) => [id, c.text.join(' and ')])),
+    };
+  }
+
+  private rank(text: string): Ranking {
+    const scores = new Float64Array(this.ids.length);
+    const touched: number[] = [];
+    const queryTerms = [...new Set(terms(text))];
+    for (const term of queryTerms) {
+      for (const { agent, weight } of this.postings.get(term) ?? []) {
+        if (scores[agent] === 0) touched.push(agent);
+        scores[agent] += weight;
+      }
+    }
+    const order = touched.sort((a, b) => scores[b] - scores[a] || a - b);
+    if (!order.length) return { order, scores, confidence: 0, strong: false };
+    const best = scores[order[0]];
+    const second = order.length > 1 ? scores[order[1]] : 0;
+    const margin = (best - second) / best;
+    const confidence = (1 - Math.exp(-best / EVIDENCE_SCALE)) * (0.5 + 0.5 * margin);
+    const strong = queryTerms.some((t) => this.strongTerms[order[0]].has(t));
+    return { order, scores, confidence, strong };
+  }
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}

@@ -1,0 +1,72 @@
+/**
+ * The small amount of language handling the built-in router needs: words to terms, the user's
+ * own words out of a Home Assistant prompt, and a request cut into its intents. English only;
+ * an LLM router (ROUTER_MODEL) covers the rest.
+ */
+
+const STOPWORDS = new Set(
+  (
+    'a an the and or but if then than so to of in into at by for from with about as is are was were be been ' +
+    'being am do does did doing have has had having i me my we our you your he she they them their it its ' +
+    'this that these those there here what which who whom whose when where why how can could would should ' +
+    'will shall may might must please pls thanks thank hey hi hello ok okay just also too very really some any ' +
+    'all each every no not only own same such both few more most other let lets me us would like want need ' +
+    'get got make made go going gonna tell give show know find'
+  ).split(/\s+/),
+);
+
+/** Words that point back to something said before ("turn *it* off"). */
+const ANAPHORS = new Set(['it', 'that', 'this', 'them', 'those', 'these', 'one', 'again', 'same']);
+
+/** Lower-cased words, letters and digits only. */
+export function words(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** A crude English stemmer: enough for "lights"/"light", "playing"/"play", "dimmed"/"dim". */
+export function stem(word: string): string {
+  if (word.length <= 3 || /\d/.test(word)) return word;
+  let w = word;
+  if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith('sses')) w = w.slice(0, -2);
+  else if (w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us') && !w.endsWith('is')) w = w.slice(0, -1);
+  if (w.length > 5 && w.endsWith('ing')) w = undouble(w.slice(0, -3));
+  else if (w.length > 4 && w.endsWith('ed')) w = undouble(w.slice(0, -2));
+  else if (w.length > 4 && w.endsWith('er')) w = undouble(w.slice(0, -2));
+  return w;
+}
+
+function undouble(w: string): string {
+  return w.length > 2 && w[w.length - 1] === w[w.length - 2] && !'lsz'.includes(w[w.length - 1]) ? w.slice(0, -1) : w;
+}
+
+/** The terms of a text that carry meaning: stemmed, stopwords removed. */
+export function terms(text: string): string[] {
+  return words(text)
+    .filter((w) => !STOPWORDS.has(w))
+    .map(stem);
+}
+
+/** Does the text refer back to something earlier in the conversation? */
+export function refersBack(text: string): boolean {
+  return words(text).some((w) => ANAPHORS.has(w));
+}
+
+/**
+ * The user's own words. Home Assistant sends a long rendered prompt before "\n\nUser: <text>" on
+ * the first turn of a conversation; routing on the prompt would route every request alike.
+ */
+export function userUtterance(text: string): string {
+  const marker = /(?:^|\n)[ \t]*User:[ \t]*/g;
+  let start = -1;
+  for (let match = marker.exec(text); match; match = marker.exec(text)) start = match.index + match[0].length;
+  return (start >= 0 ? text.slice(start) : text).trim();
+}
+
+/** Cuts a request into clauses at conjunctions and punctuation: "lights on and play jazz" → 2. */
+export function clauses(text: string): string[] {
+  return text
+    .split(/[,;.!?]+|\b(?:and then|and also|and|then|also|plus|as well as)\b/i)
+    .map((c) => c.trim())
+    .filter((c) => words(c).length > 0);
+}
