@@ -2,7 +2,7 @@ import express from 'express';
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AgentCard as V1AgentCard, Role } from '@a2a-js/sdk';
+import { AgentCard as V1AgentCard, Role, TaskState } from '@a2a-js/sdk';
 import {
   AgentEvent,
   DefaultRequestHandler as V1RequestHandler,
@@ -251,6 +251,109 @@ export async function startMusicAgent(): Promise<RemoteAgent> {
   };
   app.use('/v1', v1JsonRpc(options));
   app.use('/json', v1Rest(options));
+  app.get('/.well-known/agent-card.json', (_req, res) => {
+    res.json(V1AgentCard.toJSON(card));
+  });
+  return { baseUrl, requests, close: () => stop(server) };
+}
+
+/**
+ * "Thermostat": an agent on the official SDK 1.3 (v1.0 and v0.3 JSON-RPC) that asks before it
+ * acts: without a number in the request its task goes to input-required with the question
+ * "What temperature would you like?"; a number (in the first or the follow-up message of the
+ * task) completes it.
+ */
+export async function startThermostatAgent(): Promise<RemoteAgent> {
+  const requests: RemoteAgent['requests'] = [];
+  const app = express();
+  app.use(...recorder(requests));
+  const { server, baseUrl } = await listen(app);
+  const card: V1AgentCard = {
+    name: 'Thermostat',
+    description: 'Sets the heating',
+    version: '1.0.0',
+    supportedInterfaces: [
+      { url: `${baseUrl}/v1`, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' },
+      { url: `${baseUrl}/v1`, protocolBinding: 'JSONRPC', protocolVersion: '0.3', tenant: '' },
+    ],
+    provider: undefined,
+    capabilities: { streaming: false, pushNotifications: false, extensions: [] },
+    securitySchemes: {},
+    securityRequirements: [],
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: [
+      {
+        id: 'temperature',
+        name: 'Thermostat',
+        description: 'Sets the target temperature of the heating',
+        tags: ['thermostat', 'temperature', 'heating', 'climate'],
+        examples: ['set the thermostat to 21 degrees'],
+        inputModes: [],
+        outputModes: [],
+        securityRequirements: [],
+      },
+    ],
+    signatures: [],
+  };
+  const reply = (text: string, taskId: string, contextId: string) => ({
+    messageId: randomUUID(),
+    contextId,
+    taskId,
+    role: Role.ROLE_AGENT,
+    parts: [
+      { content: { $case: 'text' as const, value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' },
+    ],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  });
+  const handler = new V1RequestHandler(card, new V1TaskStore(), {
+    async execute(ctx, bus) {
+      const text = ctx.userMessage.parts
+        .flatMap((p) => (p.content?.$case === 'text' ? [p.content.value] : []))
+        .join(' ');
+      const degrees = /\d+/.exec(text)?.[0];
+      const status = (state: TaskState, message: string) => ({
+        state,
+        message: reply(message, ctx.taskId, ctx.contextId),
+        timestamp: new Date().toISOString(),
+      });
+      const state = degrees ? TaskState.TASK_STATE_COMPLETED : TaskState.TASK_STATE_INPUT_REQUIRED;
+      const message = degrees ? `Thermostat set to ${degrees} degrees` : 'What temperature would you like?';
+      if (!ctx.task) {
+        bus.publish(
+          AgentEvent.task({
+            id: ctx.taskId,
+            contextId: ctx.contextId,
+            status: status(state, message),
+            history: [ctx.userMessage],
+            artifacts: [],
+            metadata: undefined,
+          }),
+        );
+      } else {
+        bus.publish(
+          AgentEvent.statusUpdate({
+            taskId: ctx.taskId,
+            contextId: ctx.contextId,
+            status: status(state, message),
+            metadata: undefined,
+          }),
+        );
+      }
+      bus.finished();
+    },
+    async cancelTask() {},
+  });
+  app.use(
+    '/v1',
+    v1JsonRpc({
+      requestHandler: handler,
+      userBuilder: V1UserBuilder.noAuthentication,
+      legacyCompat: { enabled: true },
+    }),
+  );
   app.get('/.well-known/agent-card.json', (_req, res) => {
     res.json(V1AgentCard.toJSON(card));
   });
