@@ -46,6 +46,8 @@ export interface HubOptions {
   logLevel: string;
   /** Base URL of an echo server to register as a remote agent. */
   remoteBaseUrl?: string;
+  /** Also host this many local echo agents, `topic-<i>`, each with its own topic word (topic<i>) on its card. */
+  topicAgents?: number;
 }
 
 export interface StartedHub {
@@ -120,6 +122,9 @@ export async function startHub(options: HubOptions): Promise<StartedHub> {
     const started = app;
     cleanups.push(() => started.close());
     started.get(AgentHost).host({ profile: ECHO_PROFILE, executor: new EchoExecutor() });
+    for (let i = 0; i < (options.topicAgents ?? 0); i++) {
+      started.get(AgentHost).host({ profile: topicProfile(i), executor: new EchoExecutor() });
+    }
 
     const httpServer = started.getHttpServer();
     let connections = 0;
@@ -153,6 +158,25 @@ export async function startHub(options: HubOptions): Promise<StartedHub> {
     await cleanup();
     throw error;
   }
+}
+
+/** A local echo agent whose card names one topic word, so the router can tell the agents apart. */
+export function topicProfile(i: number): AgentProfile {
+  return {
+    ...ECHO_PROFILE,
+    id: `topic-${i}`,
+    name: `Topic ${i} agent`,
+    description: `Answers questions about topic${i}`,
+    skills: [
+      {
+        id: 'answer',
+        name: `topic${i} answers`,
+        description: `Answers anything about topic${i}`,
+        tags: [`topic${i}`],
+        examples: [`tell me about topic${i}`],
+      },
+    ],
+  };
 }
 
 async function post(baseUrl: string, path: string, apiKey: string, body: unknown): Promise<unknown> {

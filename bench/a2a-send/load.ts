@@ -11,6 +11,8 @@ export interface LoadTarget {
   headers: Record<string, string>;
   /** Expect X-RateLimit-* headers on every answer (the hub's limiter counted the request). */
   rateLimited: boolean;
+  /** The text of request number `n` (default: "hello from the benchmark #n"); the answer must echo it. */
+  text?: (n: number) => string;
 }
 
 export interface LoadOptions {
@@ -112,7 +114,7 @@ async function run(
             // A new id and text per request, so no answer can pass for another's.
             setupRequest: (request, context: { expected?: string; id?: number }) => {
               const id = ++sequence;
-              const text = `hello from the benchmark #${id}`;
+              const text = target.text ? target.text(id) : `hello from the benchmark #${id}`;
               context.id = id;
               context.expected = `${ECHO_PREFIX}${text}`;
               request.body = JSON.stringify({

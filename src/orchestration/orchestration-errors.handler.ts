@@ -28,6 +28,6 @@ export function withOrchestrationErrors(inner: A2ARequestHandler): A2ARequestHan
 
 function failureOf(result: Message | Task): OrchestrationError | undefined {
   if (!('status' in result) || result.status?.state !== TaskState.TASK_STATE_FAILED) return undefined;
-  const error = (result.metadata)?.[ORCHESTRATION_ERROR_KEY];
+  const error = result.metadata?.[ORCHESTRATION_ERROR_KEY];
   return error && typeof error === 'object' ? (error as OrchestrationError) : undefined;
 }

@@ -1,0 +1,99 @@
+import type { AgentProfile } from '../../a2a/agent-profile';
+import { DefaultRouter } from './default-router';
+import { clauses, stem, userUtterance } from './text-analysis';
+
+function agent(id: string, name: string, description: string, tags: string[], examples: string[] = []): AgentProfile {
+  return {
+    id,
+    name,
+    description,
+    version: '1',
+    kind: 'remote',
+    skills: [{ id, name, description, tags, examples }],
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+  };
+}
+
+const AGENTS = [
+  agent(
+    'lights',
+    'Lights',
+    'Turns lights on and off and dims them',
+    ['lights', 'lamp'],
+    ['turn on the kitchen lights'],
+  ),
+  agent('music', 'Music', 'Plays songs, artists or genres in any room', ['music', 'audio'], ['play jazz']),
+  agent('weather', 'Weather', 'Forecasts and current conditions', ['weather', 'forecast', 'rain']),
+];
+
+describe('DefaultRouter', () => {
+  const router = new DefaultRouter(AGENTS);
+  const route = (text: string, previousAgentId?: string) => router.route({ text, previousAgentId, multiAgent: true });
+
+  it('routes a clear single-intent request with high confidence', () => {
+    const choice = route('Turn on the kitchen lights');
+    expect(choice.agentId).toBe('lights');
+    expect(choice.additionalAgents).toBeUndefined();
+    expect(choice.confidence).toBeGreaterThanOrEqual(0.8);
+  });
+
+  it('splits a multi-intent request into agents in request order', () => {
+    const choice = route('turn on the kitchen lights and play jazz music');
+    expect(choice).toMatchObject({ agentId: 'lights', additionalAgents: ['music'] });
+    expect(choice.parts).toEqual({ lights: 'turn on the kitchen lights', music: 'play jazz music' });
+    expect(choice.confidence).toBeGreaterThanOrEqual(0.7);
+  });
+
+  it('keeps a clause that names nothing with the clause before it', () => {
+    const choice = route('play some rock and roll music');
+    expect(choice.agentId).toBe('music');
+    expect(choice.additionalAgents).toBeUndefined();
+  });
+
+  it('is unsure, and names candidates, when nothing or several agents match', () => {
+    const none = route('do something nice');
+    expect(none.confidence).toBe(0);
+    expect(none.candidates).toEqual(['lights', 'music', 'weather']);
+    const split = new DefaultRouter([
+      agent('a', 'Kitchen helper', 'Kitchen things', ['kitchen']),
+      agent('b', 'Kitchen display', 'Kitchen screen', ['kitchen']),
+    ]).route({ text: 'kitchen', multiAgent: true });
+    expect(split.confidence).toBeLessThanOrEqual(0.5);
+    expect(split.candidates.sort()).toEqual(['a', 'b']);
+  });
+
+  it('gives a follow-up that refers back and names no agent to the previous agent', () => {
+    expect(route('turn it off', 'music')).toMatchObject({ agentId: 'music', confidence: 0.8 });
+    // Naming an agent wins over the conversation's history.
+    expect(route('turn off the lights', 'music').agentId).toBe('lights');
+  });
+
+  it('grows its index with the agents, not its work per decision beyond the postings touched', () => {
+    const many = Array.from({ length: 1000 }, (_, i) =>
+      agent(`agent-${i}`, `Agent ${i}`, `Handles topic${i}`, [`topic${i}`]),
+    );
+    const big = new DefaultRouter([...many, ...AGENTS]);
+    expect(big.size).toBe(1003);
+    expect(big.route({ text: 'will it rain tomorrow', multiAgent: true }).agentId).toBe('weather');
+  });
+});
+
+describe('text analysis', () => {
+  it('takes the user words out of a Home Assistant prompt', () => {
+    expect(userUtterance('You are Lucia. Devices: lights.\n\nUser: play jazz')).toBe('play jazz');
+    expect(userUtterance('plain request')).toBe('plain request');
+  });
+
+  it('stems the plural and verb forms agents and users write', () => {
+    expect(['lights', 'playing', 'dimmed', 'plays'].map(stem)).toEqual(['light', 'play', 'dim', 'play']);
+  });
+
+  it('cuts requests at conjunctions and punctuation', () => {
+    expect(clauses('lights on, then play jazz and also close the blinds')).toEqual([
+      'lights on',
+      'play jazz',
+      'close the blinds',
+    ]);
+  });
+});
