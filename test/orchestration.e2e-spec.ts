@@ -3,29 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { RoutingLog } from '../src/orchestration/routing-log/routing-log';
 import { RemoteAgent, startLightsAgent, startMusicAgent, startThermostatAgent } from './support/remote-agents';
-import { freePort, registerAgent, startTestApp, TEST_ADMIN_KEY, TestApp } from './support/test-app';
-
-/** The JSON-RPC body the Home Assistant integration sends, byte for byte in shape. */
-function homeAssistantBody(text: string, contextId: string) {
-  return {
-    jsonrpc: '2.0',
-    method: 'message/send',
-    id: 1,
-    params: {
-      message: {
-        kind: 'message',
-        role: 'user',
-        parts: [{ kind: 'text', text, metadata: null }],
-        messageId: null,
-        contextId,
-        taskId: null,
-        metadata: null,
-        referenceTaskIds: [],
-        extensions: [],
-      },
-    },
-  };
-}
+import { freePort, registerAgent, startTestApp, TEST_ADMIN_KEY, TestApp, homeAssistantBody } from './support/test-app';
 
 /** What Home Assistant reads from a JSON-RPC reply: status.message parts when there is a status, else parts. */
 function spokenText(result: {

@@ -1,6 +1,6 @@
-import { Message, Part, Role, SendMessageRequest, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
+import { Part, SendMessageRequest, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
-import { randomUUID } from 'node:crypto';
+import { userTextMessage } from '../a2a/executors/agent-messages';
 import { AgentHost, callContextFor } from '../a2a/hosting/agent-host';
 import type { AgentResponse } from './orchestration.types';
 
@@ -72,7 +72,7 @@ export class AgentRunner {
     const context = callContextFor(call.agentId, caller.user);
     const request: SendMessageRequest = {
       tenant: '',
-      message: userMessage(call),
+      message: userTextMessage(call.text, call.contextId, call.taskId),
       configuration: undefined,
       metadata: undefined,
     };
@@ -167,21 +167,6 @@ class Turn {
     this.state = status.state;
     if (status.message) this.statusText = textOf(status.message.parts) || this.statusText;
   }
-}
-
-function userMessage(call: AgentCall): Message {
-  return {
-    messageId: randomUUID(),
-    contextId: call.contextId,
-    taskId: call.taskId ?? '',
-    role: Role.ROLE_USER,
-    parts: [
-      { content: { $case: 'text', value: call.text }, metadata: undefined, filename: '', mediaType: 'text/plain' },
-    ],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  };
 }
 
 /** The text parts of a message or artifact, joined. */

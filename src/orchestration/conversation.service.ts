@@ -1,8 +1,9 @@
-import { Message, Role, Task, TaskState } from '@a2a-js/sdk';
+import { Message, Task, TaskState } from '@a2a-js/sdk';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Request } from 'express';
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_AGENT_ID } from '../a2a/agent-profile';
+import { userTextMessage } from '../a2a/executors/agent-messages';
 import { A2aUser } from '../a2a/hosting/a2a-user';
 import { AgentHost, callContextFor } from '../a2a/hosting/agent-host';
 import type { Principal } from '../platform/auth/principal';
@@ -31,19 +32,9 @@ export class ConversationService {
     if (!principal) throw new Error('Conversation route reached without an authenticated caller');
     const user = new A2aUser(principal);
     const orchestrator = this.host.require(DEFAULT_AGENT_ID);
-    const message: Message = {
-      messageId: randomUUID(),
-      contextId: conversationId,
-      taskId: '',
-      role: Role.ROLE_USER,
-      parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
-      metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-    };
     try {
       const result = await orchestrator.handler.sendMessage(
-        { tenant: '', message, configuration: undefined, metadata: undefined },
+        { tenant: '', message: userTextMessage(text, conversationId), configuration: undefined, metadata: undefined },
         callContextFor(DEFAULT_AGENT_ID, user),
       );
       return toReply(result, conversationId);

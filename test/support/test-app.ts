@@ -102,3 +102,25 @@ export function messageSend(text: string, extra: { id?: number | string; message
     },
   };
 }
+
+/** The JSON-RPC body the Home Assistant integration sends, in its exact shape (messageId null, id 1). */
+export function homeAssistantBody(text: string, contextId: string) {
+  return {
+    jsonrpc: '2.0',
+    method: 'message/send',
+    id: 1,
+    params: {
+      message: {
+        kind: 'message',
+        role: 'user',
+        parts: [{ kind: 'text', text, metadata: null }],
+        messageId: null,
+        contextId,
+        taskId: null,
+        metadata: null,
+        referenceTaskIds: [],
+        extensions: [],
+      },
+    },
+  };
+}
