@@ -50,10 +50,6 @@ export class OrchestrationContextStore {
       `Conversation ${conversationId} is being changed by another request; retry`,
     );
   }
-
-  async delete(owner: string, conversationId: string): Promise<void> {
-    await this.kv.delete(key(owner, conversationId));
-  }
 }
 
 export function empty(conversationId: string): OrchestrationContext {
