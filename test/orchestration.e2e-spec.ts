@@ -40,6 +40,15 @@ async function startFakeLlm() {
   };
 }
 
+/** The routing log of a conversation, newest first, once it has `count` entries (it is written after the answer). */
+async function decisions(app: TestApp, contextId: string, count: number) {
+  for (let i = 0; ; i++) {
+    const log = await decisions(app, contextId, 1);
+    if (log.length >= count || i >= 50) return log;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 describe('orchestrator (e2e)', () => {
   let t: TestApp;
   let lights: RemoteAgent;
@@ -109,7 +118,7 @@ describe('orchestrator (e2e)', () => {
     });
     expect(spokenText(second.body.result)).toBe('Playing: do something nice');
 
-    const log = await t.app.get(RoutingLog).recent('admin', contextId);
+    const log = await decisions(t, contextId, 2);
     expect(log.map((d) => d.outcome)).toEqual(['answered', 'clarification']);
     expect(log[1]).toMatchObject({ agents: ['lights', 'music', 'thermostat'], router: 'default' });
     expect(log[1].confidence).toBeLessThan(0.7);
@@ -329,7 +338,7 @@ describe('orchestrator with an LLM router (e2e)', () => {
     expect(llm.calls[2].body.messages.at(-1)?.content).toMatch(/unusable \(not JSON\)/);
     // Both answers unusable: ROUTER_FALLBACK=default routes with the built-in router.
     expect(retried.body.result.metadata.agents_used).toEqual(['music']);
-    const log = await app.app.get(RoutingLog).recent('admin', contextId);
+    const log = await decisions(app, contextId, 1);
     expect(log[0]).toMatchObject({ router: 'llm-fallback', agents: ['music'] });
 
     llm.replies.push(
