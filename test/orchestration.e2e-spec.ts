@@ -43,7 +43,7 @@ async function startFakeLlm() {
 /** The routing log of a conversation, newest first, once it has `count` entries (it is written after the answer). */
 async function decisions(app: TestApp, contextId: string, count: number) {
   for (let i = 0; ; i++) {
-    const log = await decisions(app, contextId, 1);
+    const log = await app.app.get(RoutingLog).recent('admin', contextId);
     if (log.length >= count || i >= 50) return log;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
