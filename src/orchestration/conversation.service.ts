@@ -1,14 +1,13 @@
 import { Message, Task, TaskState } from '@a2a-js/sdk';
 import { Injectable, Logger } from '@nestjs/common';
-import type { Request } from 'express';
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_AGENT_ID } from '../a2a/agent-profile';
 import { userTextMessage } from '../a2a/executors/agent-messages';
 import { A2aUser } from '../a2a/hosting/a2a-user';
 import { AgentHost, callContextFor } from '../a2a/hosting/agent-host';
 import type { Principal } from '../platform/auth/principal';
-import { isDomainError } from '../platform/errors/domain-error';
 import { textOf } from './agent-runner';
+import { OrchestrationFailure } from './orchestration-failure';
 import type { ConversationReplyDto } from './http/conversation.dto';
 
 /**
@@ -27,30 +26,28 @@ export class ConversationService {
     return given?.trim() || randomUUID().replace(/-/g, '');
   }
 
-  async reply(req: Request, text: string, conversationId: string): Promise<ConversationReplyDto> {
-    const principal = (req as { principal?: Principal }).principal;
-    if (!principal) throw new Error('Conversation route reached without an authenticated caller');
-    const user = new A2aUser(principal);
+  async reply(principal: Principal, text: string, conversationId: string): Promise<ConversationReplyDto> {
     const orchestrator = this.host.require(DEFAULT_AGENT_ID);
     try {
       const result = await orchestrator.handler.sendMessage(
         { tenant: '', message: userTextMessage(text, conversationId), configuration: undefined, metadata: undefined },
-        callContextFor(DEFAULT_AGENT_ID, user),
+        callContextFor(DEFAULT_AGENT_ID, new A2aUser(principal)),
       );
       return toReply(result, conversationId);
     } catch (error) {
-      const noted = user.notes.jsonRpcError?.data as ConversationReplyDto['error'] | undefined;
-      if (!noted && !isDomainError(error)) this.logger.warn(`Conversation failed: ${(error as Error).message}`);
-      const userMessage = noted?.userMessage ?? (error as Error).message;
+      // The orchestrator's own failures, and what the hub's guard lets callers read (a store down).
+      const failure = error instanceof OrchestrationFailure ? error.error : undefined;
+      if (!failure) this.logger.warn(`Conversation failed: ${(error as Error).message}`);
+      const userMessage = failure?.userMessage ?? (error as Error).message;
       return {
         text: userMessage,
         type: 'error',
         conversationId,
         needsInput: false,
-        error: noted && {
-          errorCode: noted.errorCode,
-          userMessage: noted.userMessage,
-          suggestedAction: noted.suggestedAction,
+        error: failure && {
+          errorCode: failure.errorCode,
+          userMessage: failure.userMessage,
+          suggestedAction: failure.suggestedAction,
         },
       };
     }

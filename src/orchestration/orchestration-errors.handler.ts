@@ -1,7 +1,7 @@
 import { Message, SendMessageRequest, Task, TaskState } from '@a2a-js/sdk';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { A2aUser } from '../a2a/hosting/a2a-user';
-import { ORCHESTRATION_JSON_RPC_CODES } from './orchestration-failure';
+import { ORCHESTRATION_JSON_RPC_CODES, OrchestrationFailure } from './orchestration-failure';
 import type { OrchestrationError } from './orchestration.types';
 import { ORCHESTRATION_ERROR_KEY } from './orchestrator.executor';
 
@@ -21,7 +21,7 @@ export function withOrchestrationErrors(inner: A2ARequestHandler): A2ARequestHan
     if (context.user instanceof A2aUser) {
       context.user.notes.jsonRpcError = { code: ORCHESTRATION_JSON_RPC_CODES[error.errorCode], data: { ...error } };
     }
-    throw new Error(error.userMessage);
+    throw new OrchestrationFailure(error);
   };
   return handler;
 }

@@ -9,7 +9,7 @@ import { AgentHost } from '../a2a/hosting/agent-host';
 import { AppConfig } from '../platform/config/app-config';
 import { isDomainError } from '../platform/errors/domain-error';
 import { AgentCall, AgentOutcome, AgentRunner, textOf } from './agent-runner';
-import { empty, OrchestrationContextStore } from './context/orchestration-context.store';
+import { ContextSnapshot, empty, OrchestrationContextStore } from './context/orchestration-context.store';
 import { OrchestrationFailure } from './orchestration-failure';
 import type { AgentChoiceResult, OrchestrationContext, PendingInput } from './orchestration.types';
 import { AgentRouter } from './router/agent-router';
@@ -21,6 +21,9 @@ export type TaskStateLabel = 'fresh' | 'resumed' | 'completed';
 
 /** Key of the OrchestrationError in a failed orchestrator task's metadata. */
 export const ORCHESTRATION_ERROR_KEY = 'orchestration_error';
+
+/** A routing-log record until the turn ends. */
+type DecisionDraft = Omit<RoutingRecord, 'durationMs' | 'outcome'>;
 
 /** What the orchestrator decided to do with a request. */
 type Plan =
@@ -65,7 +68,7 @@ export class OrchestratorExecutor implements AgentExecutor {
     const owner = ownerOf(request.context);
     const text = textOf(request.userMessage.parts);
     const utterance = userUtterance(text);
-    const log: Omit<RoutingRecord, 'durationMs' | 'outcome'> = {
+    const log: DecisionDraft = {
       owner,
       contextId: request.contextId,
       taskId: request.taskId,
@@ -78,7 +81,8 @@ export class OrchestratorExecutor implements AgentExecutor {
     };
     try {
       const stored = this.settings.preserveContext ? await this.contexts.load(owner, request.contextId) : undefined;
-      const context = stored ?? empty(request.contextId);
+      const context = stored?.context ?? empty(request.contextId);
+      const freshness: TaskStateLabel = stored?.etag ? 'resumed' : 'fresh';
       const agents = this.host
         .list()
         .filter((a) => a.id !== DEFAULT_AGENT_ID)
@@ -87,7 +91,7 @@ export class OrchestratorExecutor implements AgentExecutor {
         const message = utterance
           ? 'No agents are registered yet, so there is nobody to pass that to. An operator can add one with POST /api/agents.'
           : 'Please tell me what you would like me to do - I can only read text.';
-        reply.answer(message, [], stored ? 'resumed' : 'fresh');
+        reply.answer(message, [], freshness);
         this.finish({ ...log, reasoning: message }, started, 'answered');
         return;
       }
@@ -102,8 +106,8 @@ export class OrchestratorExecutor implements AgentExecutor {
 
       if (plan.kind === 'ask') {
         const pending: PendingInput = { kind: 'clarification', request: text, candidates: plan.candidates };
-        await this.remember(owner, request.contextId, utterance, plan.question, [], { pending });
-        reply.ask(plan.question, [], stored ? 'resumed' : 'fresh');
+        await this.remember(owner, stored, utterance, plan.question, [], { pending });
+        reply.ask(plan.question, [], freshness);
         this.finish(log, started, 'clarification');
         return;
       }
@@ -128,7 +132,7 @@ export class OrchestratorExecutor implements AgentExecutor {
       const asking = outcomes.find((o) => o.needsInput);
       const timedOut = outcomes.filter((o) => o.timedOut);
       const answerText = aggregate(outcomes, names, asking);
-      await this.remember(owner, request.contextId, utterance, answerText, outcomes, {
+      await this.remember(owner, stored, utterance, answerText, outcomes, {
         pending: asking ? { kind: 'agent-input', agentId: asking.agentId } : undefined,
         previousAgentId: asking?.agentId ?? agentsUsed[0],
       });
@@ -146,13 +150,13 @@ export class OrchestratorExecutor implements AgentExecutor {
           { text: answered.map((o) => o.content).join('\n'), agentsUsed },
         );
       }
-      const state: TaskStateLabel = plan.answersPending && !asking ? 'completed' : stored ? 'resumed' : 'fresh';
+      const state: TaskStateLabel = plan.answersPending && !asking ? 'completed' : freshness;
       if (asking) {
         reply.ask(answerText, agentsUsed, state);
-        this.finish({ ...log, agents: agentsUsed }, started, 'input-required');
+        this.finish(log, started, 'input-required');
       } else {
         reply.answer(answerText, agentsUsed, state);
-        this.finish({ ...log, agents: agentsUsed }, started, 'answered');
+        this.finish(log, started, 'answered');
       }
     } catch (error) {
       const failure = asFailure(error, this.logger);
@@ -261,16 +265,17 @@ export class OrchestratorExecutor implements AgentExecutor {
   /** Records the turn in the conversation's context (when context preservation is on). */
   private async remember(
     owner: string,
-    conversationId: string,
+    /** The context as this turn read it; undefined when context preservation is off. */
+    from: ContextSnapshot | undefined,
     said: string,
     answered: string,
     outcomes: AgentOutcome[],
     next: { pending?: PendingInput; previousAgentId?: string },
   ): Promise<void> {
-    if (!this.settings.preserveContext) return;
+    if (!from) return;
     const at = new Date().toISOString();
     const keep = this.settings.maxHistory * 2;
-    await this.contexts.update(owner, conversationId, (context) => {
+    await this.contexts.update(owner, from, (context) => {
       const agentThreads = { ...context.agentThreads };
       for (const outcome of outcomes) {
         agentThreads[outcome.agentId] = {
@@ -293,11 +298,7 @@ export class OrchestratorExecutor implements AgentExecutor {
     });
   }
 
-  private finish(
-    log: Omit<RoutingRecord, 'durationMs' | 'outcome'>,
-    started: number,
-    outcome: RoutingRecord['outcome'],
-  ) {
+  private finish(log: DecisionDraft, started: number, outcome: RoutingRecord['outcome']) {
     void this.routingLog.record({ ...log, durationMs: Date.now() - started, outcome });
   }
 }
@@ -395,18 +396,14 @@ function list(items: string[], conjunction = 'and'): string {
 
 function asFailure(error: unknown, logger: Logger): OrchestrationFailure {
   if (error instanceof OrchestrationFailure) return error;
-  if (isDomainError(error)) {
-    return new OrchestrationFailure({
-      errorCode: 'WORKFLOW_ERROR',
-      userMessage: 'Sorry, something went wrong while handling that. Please try again.',
-      technicalDetails: error.message,
-      suggestedAction: 'Retry the request.',
-    });
+  // A DomainError's message is written for callers (a store unavailable); anything else only for the log.
+  if (!isDomainError(error)) {
+    logger.error(`Orchestration failed: ${(error as Error)?.message ?? String(error)}`, (error as Error)?.stack);
   }
-  logger.error(`Orchestration failed: ${(error as Error)?.message ?? String(error)}`, (error as Error)?.stack);
   return new OrchestrationFailure({
     errorCode: 'WORKFLOW_ERROR',
     userMessage: 'Sorry, something went wrong while handling that. Please try again.',
-    suggestedAction: 'Retry the request; the error has been logged.',
+    technicalDetails: isDomainError(error) ? error.message : undefined,
+    suggestedAction: 'Retry the request.',
   });
 }

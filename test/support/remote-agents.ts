@@ -2,7 +2,7 @@ import express from 'express';
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AgentCard as V1AgentCard, Role, TaskState } from '@a2a-js/sdk';
+import { AgentCard as V1AgentCard, TaskState } from '@a2a-js/sdk';
 import {
   AgentEvent,
   DefaultRequestHandler as V1RequestHandler,
@@ -15,6 +15,7 @@ import {
 } from '@a2a-js/sdk/server/express';
 import { DefaultRequestHandler as V03RequestHandler, InMemoryTaskStore as V03TaskStore } from 'a2a-sdk-v03/server';
 import { A2AExpressApp } from 'a2a-sdk-v03/server/express';
+import { agentTextMessage } from '../../src/a2a/executors/agent-messages';
 
 export interface RemoteAgent {
   baseUrl: string;
@@ -221,25 +222,7 @@ export async function startMusicAgent(): Promise<RemoteAgent> {
       const text = ctx.userMessage.parts
         .flatMap((p) => (p.content?.$case === 'text' ? [p.content.value] : []))
         .join(' ');
-      bus.publish(
-        AgentEvent.message({
-          messageId: randomUUID(),
-          contextId: ctx.contextId,
-          taskId: '',
-          role: Role.ROLE_AGENT,
-          parts: [
-            {
-              content: { $case: 'text', value: `Playing: ${text}` },
-              metadata: undefined,
-              filename: '',
-              mediaType: 'text/plain',
-            },
-          ],
-          metadata: undefined,
-          extensions: [],
-          referenceTaskIds: [],
-        }),
-      );
+      bus.publish(AgentEvent.message(agentTextMessage(`Playing: ${text}`, ctx.contextId)));
       bus.finished();
     },
     async cancelTask() {},
@@ -296,18 +279,7 @@ export async function startThermostatAgent(): Promise<RemoteAgent> {
     ],
     signatures: [],
   };
-  const reply = (text: string, taskId: string, contextId: string) => ({
-    messageId: randomUUID(),
-    contextId,
-    taskId,
-    role: Role.ROLE_AGENT,
-    parts: [
-      { content: { $case: 'text' as const, value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' },
-    ],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  });
+
   const handler = new V1RequestHandler(card, new V1TaskStore(), {
     async execute(ctx, bus) {
       const text = ctx.userMessage.parts
@@ -316,7 +288,7 @@ export async function startThermostatAgent(): Promise<RemoteAgent> {
       const degrees = /\d+/.exec(text)?.[0];
       const status = (state: TaskState, message: string) => ({
         state,
-        message: reply(message, ctx.taskId, ctx.contextId),
+        message: agentTextMessage(message, ctx.contextId, ctx.taskId),
         timestamp: new Date().toISOString(),
       });
       const state = degrees ? TaskState.TASK_STATE_COMPLETED : TaskState.TASK_STATE_INPUT_REQUIRED;

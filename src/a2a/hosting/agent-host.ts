@@ -162,14 +162,18 @@ export class AgentHost {
   dispatch(id: string, req: Request, res: Response, next: NextFunction): void {
     // Everything after /api/agents/<id segment as sent>, however the client encoded the id.
     const rest = /^\/api\/agents\/[^/?]+(.*)$/.exec(req.originalUrl)?.[1] ?? '/';
-    this.dispatchTo(id, rest, req, res, next);
+    const url = rest.startsWith('/') ? rest : `/${rest}`;
+    this.dispatchTo(id, req.originalUrl.slice(0, req.originalUrl.length - rest.length), url, req, res, next);
   }
 
-  /** Hands a request to an agent's handlers as if it had been sent to `/api/agents/{id}{rest}`. */
-  dispatchTo(id: string, rest: string, req: Request, res: Response, next: NextFunction): void {
+  /**
+   * Hands a request to an agent's handlers: `url` is the path within the agent (`/v1`,
+   * `/json/...`), `baseUrl` where the client sent it (another route may serve an agent's endpoint).
+   */
+  dispatchTo(id: string, baseUrl: string, url: string, req: Request, res: Response, next: NextFunction): void {
     const agent = this.require(id);
-    req.url = rest.startsWith('/') ? rest : `/${rest}`;
-    req.baseUrl = req.originalUrl.slice(0, Math.max(0, req.originalUrl.length - rest.length));
+    req.url = url;
+    req.baseUrl = baseUrl;
     agent.router(req, res, (error?: unknown) => {
       if (error) return next(error);
       if (!res.headersSent) next(new DomainError(ErrorCode.NOT_FOUND, `Cannot ${req.method} ${req.originalUrl}`));
@@ -213,13 +217,19 @@ function jsonRpcErrorNotes(req: Request, res: Response, next: NextFunction): voi
   next();
 }
 
-/** A call context for an in-process call to agent `agentId` on behalf of `user`. */
+/** A call context for an in-process call (the orchestrator's, the REST conversation API's): v1.0, no headers. */
 export function callContextFor(agentId: string, user: User | undefined): ServerCallContext {
+  return callContext(agentId, { user, requestedVersion: '1.0', headers: {}, extensions: undefined });
+}
+
+/** The SDK's call context for a call to agent `agentId`, with the agent's id in its state. */
+function callContext(agentId: string, options: ServerCallContextBuilderOptions): ServerCallContext {
   return new ServerCallContext({
-    user,
-    requestedVersion: '1.0',
+    user: options.user,
+    requestedExtensions: options.extensions,
+    requestedVersion: options.requestedVersion,
     state: new Map<string, unknown>([
-      [STATE_HEADERS_KEY, {}],
+      [STATE_HEADERS_KEY, options.headers],
       [AGENT_ID_STATE_KEY, agentId],
     ]),
   });
@@ -230,14 +240,5 @@ export function callContextFor(agentId: string, user: User | undefined): ServerC
  * tenant is not kept: it only routes gRPC calls, and keeping it would scope tasks by transport.
  */
 export function contextFor(agentId: (options: ServerCallContextBuilderOptions) => string): ServerCallContextBuilder {
-  return (options) =>
-    new ServerCallContext({
-      user: options.user,
-      requestedExtensions: options.extensions,
-      requestedVersion: options.requestedVersion,
-      state: new Map<string, unknown>([
-        [STATE_HEADERS_KEY, options.headers],
-        [AGENT_ID_STATE_KEY, agentId(options)],
-      ]),
-    });
+  return (options) => callContext(agentId(options), options);
 }

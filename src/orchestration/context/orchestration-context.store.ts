@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../platform/config/app-config';
 import { DomainError } from '../../platform/errors/domain-error';
 import { ErrorCode } from '../../platform/errors/error-code';
-import { KeyValueStore } from '../../platform/kv/key-value-store';
+import { KeyValueStore, StoredValue } from '../../platform/kv/key-value-store';
 import type { OrchestrationContext } from '../orchestration.types';
 
 const MAX_WRITE_ATTEMPTS = 8;
@@ -25,31 +25,45 @@ export class OrchestrationContextStore {
     this.ttlMs = config.orchestration.contextTtlSeconds * 1000;
   }
 
-  async load(owner: string, conversationId: string): Promise<OrchestrationContext | undefined> {
-    const stored = await this.kv.get(key(owner, conversationId));
-    return stored ? parse(stored.value) : undefined;
+  /** The stored context, or a new one (etag null) for a conversation not seen yet. */
+  async load(owner: string, conversationId: string): Promise<ContextSnapshot> {
+    return snapshot(conversationId, await this.kv.get(key(owner, conversationId)));
   }
 
-  /** Applies `change` to the stored context (or a new one) and writes it back atomically. */
+  /**
+   * Applies `change` to the context as `from` read it and writes it back with compare-and-set;
+   * if another turn wrote in between, applies it again to that version (the store hands the
+   * winner back, so a conflict costs no extra read).
+   */
   async update(
     owner: string,
-    conversationId: string,
+    from: ContextSnapshot,
     change: (context: OrchestrationContext) => OrchestrationContext,
   ): Promise<OrchestrationContext> {
+    const conversationId = from.context.conversationId;
     const k = key(owner, conversationId);
+    let current = from;
     for (let attempt = 1; attempt <= MAX_WRITE_ATTEMPTS; attempt++) {
-      const current = await this.kv.get(k);
-      const next = change(current ? parse(current.value) : empty(conversationId));
-      const written = await this.kv.compareAndSet(k, current?.etag ?? null, JSON.stringify(next), {
-        ttlMs: this.ttlMs,
-      });
+      const next = change(current.context);
+      const written = await this.kv.compareAndSet(k, current.etag, JSON.stringify(next), { ttlMs: this.ttlMs });
       if (written.ok) return next;
+      current = snapshot(conversationId, written.current);
     }
     throw new DomainError(
       ErrorCode.CONFLICT,
       `Conversation ${conversationId} is being changed by another request; retry`,
     );
   }
+}
+
+/** A context as read, with the etag its write-back compares (null: not stored yet). */
+export interface ContextSnapshot {
+  context: OrchestrationContext;
+  etag: string | null;
+}
+
+function snapshot(conversationId: string, stored: StoredValue | null): ContextSnapshot {
+  return stored ? { context: parse(stored.value), etag: stored.etag } : { context: empty(conversationId), etag: null };
 }
 
 export function empty(conversationId: string): OrchestrationContext {

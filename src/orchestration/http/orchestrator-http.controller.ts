@@ -3,7 +3,8 @@ import { ApiBearerAuth, ApiOkResponse, ApiProduces, ApiSecurity, ApiTags } from 
 import type { NextFunction, Request, Response } from 'express';
 import { DEFAULT_AGENT_ID } from '../../a2a/agent-profile';
 import { AgentHost } from '../../a2a/hosting/agent-host';
-import { RequireScopes } from '../../platform/auth/auth.decorators';
+import { CurrentPrincipal, RequireScopes } from '../../platform/auth/auth.decorators';
+import type { Principal } from '../../platform/auth/principal';
 import { RateLimit } from '../../platform/rate-limit/rate-limit.decorator';
 import { ConversationService } from '../conversation.service';
 import { ConversationReplyDto, ConversationRequestDto } from './conversation.dto';
@@ -28,7 +29,7 @@ export class OrchestratorHttpController {
   @Post('a2a/lucia-orchestrator')
   @ApiOkResponse({ description: 'A2A JSON-RPC 2.0 to the orchestrator (message/send, message/stream, tasks/*)' })
   jsonRpc(@Req() req: Request, @Res() res: Response, @Next() next: NextFunction): void {
-    this.host.dispatchTo(DEFAULT_AGENT_ID, '/v1', req, res, next);
+    this.host.dispatchTo(DEFAULT_AGENT_ID, req.path, '/v1', req, res, next);
   }
 
   /** Home Assistant probes its key with OPTIONS: a bad key is a 401, a good one a 204. */
@@ -49,11 +50,12 @@ export class OrchestratorHttpController {
   })
   async converse(
     @Body() body: ConversationRequestDto,
+    @CurrentPrincipal() principal: Principal,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<ConversationReplyDto | void> {
     const conversationId = this.conversations.conversationIdFor(body.context?.conversationId);
-    if (!acceptsEventStream(req)) return this.conversations.reply(req, body.text, conversationId);
+    if (!acceptsEventStream(req)) return this.conversations.reply(principal, body.text, conversationId);
 
     res.status(200);
     res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
@@ -64,7 +66,7 @@ export class OrchestratorHttpController {
     const send = (event: string, data: Record<string, unknown>) =>
       res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`);
     send('metadata', { conversationId });
-    const reply = await this.conversations.reply(req, body.text, conversationId);
+    const reply = await this.conversations.reply(principal, body.text, conversationId);
     if (reply.type === 'error') {
       send('error', { error: reply.text, message: reply.text, conversationId, code: reply.error?.errorCode });
     } else {
