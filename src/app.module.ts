@@ -19,6 +19,7 @@ import { RedisModule } from './platform/redis/redis.module';
 import { SystemModule } from './platform/system/system.module';
 import { OrchestrationModule } from './orchestration/orchestration.module';
 import { RegistryModule } from './registry/registry.module';
+import { TaskHostModule } from './task-host/task-host.module';
 
 @Module({
   imports: [
@@ -38,6 +39,7 @@ import { RegistryModule } from './registry/registry.module';
     A2aModule,
     RegistryModule,
     OrchestrationModule,
+    TaskHostModule,
   ],
   providers: [
     { provide: APP_FILTER, useClass: AllExceptionsFilter },

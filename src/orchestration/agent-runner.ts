@@ -22,6 +22,8 @@ export interface AgentCall {
   contextId: string;
   /** The agent's task waiting for input, to continue. */
   taskId?: string;
+  /** Aborting it ends the call as a timeout does: the agent's task is cancelled. */
+  signal?: AbortSignal;
 }
 
 const INTERRUPTED = new Set([TaskState.TASK_STATE_INPUT_REQUIRED, TaskState.TASK_STATE_AUTH_REQUIRED]);
@@ -79,16 +81,18 @@ export class AgentRunner {
     const turn = new Turn();
     const stream = agent.handler.sendMessageStream(request, context);
     let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<'timeout'>(
-      (resolve) => (timer = setTimeout(() => resolve('timeout'), this.deadlineMs)),
-    );
+    const deadline = new Promise<'timeout' | 'aborted'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), this.deadlineMs);
+      if (call.signal?.aborted) resolve('aborted');
+      call.signal?.addEventListener('abort', () => resolve('aborted'), { once: true });
+    });
     try {
       const finished = (async () => {
         for await (const event of stream) turn.apply(event);
         return 'done' as const;
       })();
       const how = await Promise.race([finished, deadline]);
-      if (how === 'timeout') {
+      if (how !== 'done') {
         finished.catch(() => undefined);
         if (turn.taskId) {
           await agent.handler
@@ -97,8 +101,11 @@ export class AgentRunner {
         }
         void stream.return(undefined).catch(() => undefined);
         return result({
-          timedOut: true,
-          errorMessage: `no answer within ${Math.round(this.deadlineMs / 100) / 10} s`,
+          timedOut: how === 'timeout',
+          errorMessage:
+            how === 'timeout'
+              ? `no answer within ${Math.round(this.deadlineMs / 100) / 10} s`
+              : 'the call was cancelled',
           taskId: turn.taskId,
         });
       }

@@ -21,7 +21,7 @@ import { RoutingLog } from './routing-log/routing-log';
   imports: [A2aModule],
   controllers: [OrchestratorHttpController],
   providers: [AgentRouter, OrchestrationContextStore, RoutingLog, ConversationService],
-  exports: [RoutingLog],
+  exports: [RoutingLog, OrchestrationContextStore],
 })
 export class OrchestrationModule implements OnModuleInit {
   constructor(

@@ -138,6 +138,11 @@ export class AgentHost {
     return buses;
   }
 
+  /** Whether this replica is running (has an open event bus for) the task, as seen by `context`'s caller. */
+  isRunningHere(agentId: string, taskId: string, context: ServerCallContext): boolean {
+    return this.buses.get(agentId)?.getByTaskId(taskId, context) !== undefined;
+  }
+
   get(id: string): HostedAgent | undefined {
     return this.agents.get(id);
   }

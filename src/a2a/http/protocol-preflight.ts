@@ -6,7 +6,8 @@ import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Respon
 import { ErrorCode } from '../../platform/errors/error-code';
 import { JSON_TYPES } from '../../platform/http/json-body.middleware';
 import { httpStatusFor } from '../../platform/errors/http-error.mapping';
-import { isTransportLevel, JsonRpcCode, JsonRpcId } from '../../platform/errors/json-rpc-error.mapping';
+import { isTransportLevel, JsonRpcCode } from '../../platform/errors/json-rpc-error.mapping';
+import { envelopeProblem, idOf, jsonRpcError } from '../../platform/json-rpc/json-rpc';
 import { toDomainError } from '../../platform/errors/to-domain-error';
 import { tolerateFieldClients } from './field-client-tolerance';
 import { paramsProblem } from './json-rpc-params';
@@ -39,7 +40,7 @@ export function jsonRpcPreflight(maxBodyBytes: number): (RequestHandler | ErrorR
   const checkEnvelope = (req: Request, res: Response, next: NextFunction): void => {
     if (req.body === undefined) return next(); // not a JSON body: the SDK answers it
     const body: unknown = req.body;
-    const problem = envelopeProblem(body);
+    const problem = Array.isArray(body) ? 'batch requests are not supported' : envelopeProblem(body);
     if (problem) {
       res.status(200).json(jsonRpcError(idOf(body), JsonRpcCode.INVALID_REQUEST, `Invalid Request: ${problem}`));
       return;
@@ -81,30 +82,4 @@ export function restPreflight(maxBodyBytes: number): (RequestHandler | ErrorRequ
     }
   };
   return [parse, onParseError];
-}
-
-function envelopeProblem(body: unknown): string | undefined {
-  if (Array.isArray(body)) return 'batch requests are not supported';
-  if (!body || typeof body !== 'object') return 'the body must be a JSON-RPC request object';
-  const request = body as Record<string, unknown>;
-  if (request.jsonrpc !== '2.0') return 'jsonrpc must be "2.0"';
-  if (typeof request.method !== 'string' || request.method === '') return 'method must be a non-empty string';
-  if (!isValidId(request.id) && request.id !== undefined) return 'id must be a string, a number or null';
-  if (request.params !== undefined && (typeof request.params !== 'object' || request.params === null)) {
-    return 'params must be an object';
-  }
-  return undefined;
-}
-
-function isValidId(id: unknown): id is JsonRpcId {
-  return id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
-}
-
-function idOf(body: unknown): JsonRpcId {
-  const id = body && typeof body === 'object' && !Array.isArray(body) ? (body as { id?: unknown }).id : undefined;
-  return isValidId(id) ? id : null;
-}
-
-function jsonRpcError(id: JsonRpcId, code: number, message: string) {
-  return { jsonrpc: '2.0' as const, id, error: { code, message } };
 }

@@ -8,9 +8,8 @@ import {
 } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { isDomainError } from '../../platform/errors/domain-error';
-import { ErrorCode } from '../../platform/errors/error-code';
-import { OutboundHttp, outboundFailureReason } from '../../platform/net/outbound-http';
+import { OutboundHttp } from '../../platform/net/outbound-http';
+import { deliverWebhook, describeTarget } from '../../platform/net/webhook-delivery';
 import { PushDeliveryEntity } from './entities/push-delivery.entity';
 import { PgPushConfigStore } from './pg-push-config.store';
 import { PushConfigRepository } from './push-config.repository';
@@ -70,35 +69,14 @@ export class RetryingPushSender implements PushNotificationSender {
     const serializer = target.wireVersion === '0.3' ? serializers['0.3'] : serializers['1.0'];
     const { body, contentType } = serializer.serialize(streamResponse, task);
     const headers: Record<string, string> = { 'Content-Type': contentType, ...authHeaders(target.config) };
-    let attempts = 0;
-    let httpStatus: number | null = null;
-    let error: string | null = null;
-    for (;;) {
-      attempts++;
-      try {
-        // Never follow a redirect: it would carry the webhook's token to another host.
-        const response = await this.http.fetch(target.config.url, {
-          method: 'POST',
-          headers,
-          body,
-          redirect: 'manual',
-        });
-        await response.body?.cancel();
-        httpStatus = response.status;
-        error = response.ok ? null : `HTTP ${response.status}`;
-        if (response.ok || !retryable(response.status)) break;
-      } catch (failure) {
-        httpStatus = null;
-        error = outboundFailureReason(failure);
-        // A refused address (SSRF guard) or a malformed URL will not get better with retries.
-        if (isDomainError(failure) && failure.code === ErrorCode.VALIDATION_FAILED) break;
-      }
-      const delay = this.retryDelaysMs[attempts - 1];
-      if (delay === undefined) break;
-      await new Promise((resolve) => setTimeout(resolve, delay));
-    }
+    const { attempts, httpStatus, error } = await deliverWebhook(
+      this.http,
+      target.config.url,
+      { method: 'POST', headers, body },
+      this.retryDelaysMs,
+    );
     if (error)
-      this.logger.warn(`Push notification for task ${taskId} to ${describe(target.config.url)} failed: ${error}`);
+      this.logger.warn(`Push notification for task ${taskId} to ${describeTarget(target.config.url)} failed: ${error}`);
     await this.configs
       .logDelivery(
         Object.assign(new PushDeliveryEntity(), {
@@ -106,7 +84,7 @@ export class RetryingPushSender implements PushNotificationSender {
           agentId: this.agentId,
           taskId,
           configId: target.config.id,
-          target: describe(target.config.url),
+          target: describeTarget(target.config.url),
           event: streamResponse.payload?.$case ?? 'unknown',
           outcome: error ? 'failed' : 'delivered',
           attempts,
@@ -139,17 +117,4 @@ function authHeaders(config: StoredPushNotificationConfig['config']): Record<str
     return { Authorization: `${config.authentication.scheme} ${config.authentication.credentials}` };
   }
   return config.token ? { [TOKEN_HEADER]: config.token } : {};
-}
-
-function retryable(status: number): boolean {
-  return status >= 500 || status === 408 || status === 429;
-}
-
-function describe(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
-  } catch {
-    return '<invalid url>';
-  }
 }

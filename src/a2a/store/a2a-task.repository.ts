@@ -55,6 +55,15 @@ export class A2aTaskRepository {
     await this.repo.delete({ agentId });
   }
 
+  /** Every agent's and owner's rows for a task id (internal inspection; usually one). */
+  findByTaskId(taskId: string): Promise<A2aTaskEntity[]> {
+    return this.repo.find({ where: { taskId }, order: { updatedAt: 'DESC' } });
+  }
+
+  async remove(agentId: string, owner: string, taskId: string): Promise<void> {
+    await this.repo.delete({ agentId, owner, taskId });
+  }
+
   async findFinalTask(agentId: string, owner: string, taskId: string): Promise<unknown> {
     const row = await this.repo.findOne({ where: { agentId, owner, taskId }, select: ['finalTask'] });
     return row?.finalTask ?? undefined;

@@ -14,7 +14,12 @@ export class AppConfig {
     | { mode: 'embedded'; dataDir: string; poolSize: number; migrationsRun: boolean };
   readonly redis: { mode: 'redis'; url: string; keyPrefix: string } | { mode: 'in-process'; keyPrefix: string };
   readonly auth: { adminApiKey?: string };
-  readonly rateLimit: { registryPerMinute: number; conversationPerMinute: number; failOpen: boolean };
+  readonly rateLimit: {
+    registryPerMinute: number;
+    conversationPerMinute: number;
+    tasksPerMinute: number;
+    failOpen: boolean;
+  };
   readonly log: { level: LogLevel };
   readonly shutdownTimeoutMs: number;
   readonly dataDir: string;
@@ -23,6 +28,7 @@ export class AppConfig {
   readonly outbound: { allowPrivateNetworks: boolean; timeoutMs: number };
   readonly registry: { healthCheckIntervalSeconds: number; remoteAgentTimeoutMs: number };
   readonly secretsKey?: string;
+  readonly tasks: { concurrency: number; maxTreesPerReplica: number; leaseMs: number; pollIntervalMs: number };
   readonly orchestration: {
     router: { model?: string; baseUrl: string; apiKey?: string; fallback: 'default' | 'error'; timeoutMs: number };
     multiAgent: boolean;
@@ -50,6 +56,7 @@ export class AppConfig {
     this.rateLimit = {
       registryPerMinute: env.RATE_LIMIT_REGISTRY_PER_MIN,
       conversationPerMinute: env.RATE_LIMIT_CONVERSATION_PER_MIN,
+      tasksPerMinute: env.RATE_LIMIT_TASKS_PER_MIN,
       failOpen: env.RATE_LIMIT_FAIL_OPEN,
     };
     this.log = { level: env.LOG_LEVEL };
@@ -70,6 +77,12 @@ export class AppConfig {
       remoteAgentTimeoutMs: env.REMOTE_AGENT_TIMEOUT_MS,
     };
     this.secretsKey = env.SECRETS_KEY;
+    this.tasks = {
+      concurrency: env.TASK_CONCURRENCY,
+      maxTreesPerReplica: env.TASK_MAX_TREES_PER_REPLICA,
+      leaseMs: env.TASK_LEASE_MS,
+      pollIntervalMs: env.TASK_POLL_INTERVAL_MS,
+    };
     this.orchestration = {
       router: {
         model: env.ROUTER_MODEL,

@@ -112,6 +112,12 @@ export class EnvironmentVariables {
   @Min(1)
   RATE_LIMIT_CONVERSATION_PER_MIN = 60;
 
+  /** Task-tree API calls (POST /tasks, the task gRPC service) per API key per minute. */
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_TASKS_PER_MIN = 600;
+
   @EnvBoolean()
   @IsBoolean()
   RATE_LIMIT_FAIL_OPEN = false;
@@ -253,6 +259,34 @@ export class EnvironmentVariables {
   @Min(60)
   @Max(30 * 86_400)
   CONVERSATION_TTL_SECONDS = 86_400;
+
+  /** Task-tree tasks one replica runs at once, per tree. */
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(1_000)
+  TASK_CONCURRENCY = 10;
+
+  /** Task-tree executions one replica drives at once. */
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(1_000)
+  TASK_MAX_TREES_PER_REPLICA = 16;
+
+  /** How long a replica's claim on an execution lasts without a heartbeat (renewed every third of it). */
+  @EnvInt()
+  @IsInt()
+  @Min(300)
+  @Max(3_600_000)
+  TASK_LEASE_MS = 30_000;
+
+  /** How often each replica looks for executions to take over (expired or released leases). */
+  @EnvInt()
+  @IsInt()
+  @Min(50)
+  @Max(600_000)
+  TASK_POLL_INTERVAL_MS = 1_000;
 
   /** Base64 of 32 random bytes; encrypts stored secrets. Unset: a key file in DATA_DIR. */
   @EmptyAsUnset()

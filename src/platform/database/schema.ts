@@ -3,11 +3,15 @@ import { PushConfigEntity } from '../../a2a/push/entities/push-config.entity';
 import { PushDeliveryEntity } from '../../a2a/push/entities/push-delivery.entity';
 import { RoutingDecisionEntity } from '../../orchestration/routing-log/routing-decision.entity';
 import { AgentEntity } from '../../registry/entities/agent.entity';
+import { TaskExecutionEntity } from '../../task-host/entities/task-execution.entity';
+import { TaskPushDeliveryEntity } from '../../task-host/entities/task-push-delivery.entity';
+import { TaskEntity } from '../../task-host/entities/task.entity';
 import { ApiKeyEntity } from '../auth/entities/api-key.entity';
 import { CreateApiKeys1763800000000 } from './migrations/1763800000000-create-api-keys';
 import { CreateA2aTables1763900000000 } from './migrations/1763900000000-create-a2a-tables';
 import { CreateAgents1764000000000 } from './migrations/1764000000000-create-agents';
 import { CreateRoutingDecisions1764100000000 } from './migrations/1764100000000-create-routing-decisions';
+import { CreateTaskTrees1764200000000 } from './migrations/1764200000000-create-task-trees';
 
 /**
  * Every entity and migration, listed explicitly so the app, the CLIs and ts-jest load exactly
@@ -20,10 +24,14 @@ export const ENTITIES = [
   PushDeliveryEntity,
   AgentEntity,
   RoutingDecisionEntity,
+  TaskEntity,
+  TaskExecutionEntity,
+  TaskPushDeliveryEntity,
 ];
 export const MIGRATIONS = [
   CreateApiKeys1763800000000,
   CreateA2aTables1763900000000,
   CreateAgents1764000000000,
   CreateRoutingDecisions1764100000000,
+  CreateTaskTrees1764200000000,
 ];

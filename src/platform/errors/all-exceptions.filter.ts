@@ -42,7 +42,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const requestId = typeof req.id === 'string' ? req.id : undefined;
     if (this.routes.isJsonRpc(req)) {
       const httpStatus = isTransportLevel(error.code) ? status : HttpStatus.OK;
-      res.status(httpStatus).json(jsonRpcErrorResponse(error, jsonRpcIdOf(req.body)));
+      res.status(httpStatus).json(jsonRpcErrorResponse(error, jsonRpcIdOf(req.body), this.routes.jsonRpcCodes(req)));
       return;
     }
     res.status(status).json(httpErrorBody(error, requestId));

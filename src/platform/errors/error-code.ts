@@ -18,6 +18,10 @@ export enum ErrorCode {
   NOT_FOUND = 'NOT_FOUND',
   /** The resource already exists or its state does not allow the operation. */
   CONFLICT = 'CONFLICT',
+  /** Task dependencies form a cycle (the cycle is named in the message). */
+  CIRCULAR_DEPENDENCY = 'CIRCULAR_DEPENDENCY',
+  /** A task names an executor (`schemas.method`) the hub does not have. */
+  EXECUTOR_NOT_FOUND = 'EXECUTOR_NOT_FOUND',
   /** A compare-and-set lost: the caller's version (etag) is stale. */
   PRECONDITION_FAILED = 'PRECONDITION_FAILED',
   RATE_LIMITED = 'RATE_LIMITED',

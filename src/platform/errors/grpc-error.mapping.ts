@@ -7,6 +7,8 @@ export function grpcStatusFor(code: ErrorCode): GrpcStatus {
     case ErrorCode.MALFORMED_REQUEST:
     case ErrorCode.INVALID_REQUEST:
     case ErrorCode.VALIDATION_FAILED:
+    case ErrorCode.CIRCULAR_DEPENDENCY:
+    case ErrorCode.EXECUTOR_NOT_FOUND:
       return GrpcStatus.INVALID_ARGUMENT;
     case ErrorCode.METHOD_NOT_FOUND:
       return GrpcStatus.UNIMPLEMENTED;

@@ -7,6 +7,8 @@ export function httpStatusFor(code: ErrorCode): HttpStatus {
     case ErrorCode.MALFORMED_REQUEST:
     case ErrorCode.INVALID_REQUEST:
     case ErrorCode.VALIDATION_FAILED:
+    case ErrorCode.CIRCULAR_DEPENDENCY:
+    case ErrorCode.EXECUTOR_NOT_FOUND:
       return HttpStatus.BAD_REQUEST;
     case ErrorCode.METHOD_NOT_FOUND:
     case ErrorCode.NOT_FOUND:

@@ -33,6 +33,8 @@ export function jsonRpcCodeFor(code: ErrorCode): number {
     case ErrorCode.METHOD_NOT_FOUND:
       return JsonRpcCode.METHOD_NOT_FOUND;
     case ErrorCode.VALIDATION_FAILED:
+    case ErrorCode.CIRCULAR_DEPENDENCY:
+    case ErrorCode.EXECUTOR_NOT_FOUND:
       return JsonRpcCode.INVALID_PARAMS;
     case ErrorCode.NOT_FOUND:
       return JsonRpcCode.NOT_FOUND;
@@ -83,7 +85,20 @@ export interface JsonRpcErrorResponse {
   error: { code: number; message: string; data?: Record<string, unknown> };
 }
 
-export function jsonRpcErrorResponse(error: DomainError, id: JsonRpcId): JsonRpcErrorResponse {
-  const data = { code: error.code, ...(error.details ?? {}) };
-  return { jsonrpc: '2.0', id, error: { code: jsonRpcCodeFor(error.code), message: error.message, data } };
+/** Domain code → JSON-RPC code. An API with its own codes (the task-tree API) passes its own table. */
+export type JsonRpcCodeTable = (code: ErrorCode) => number;
+
+export function jsonRpcErrorResponse(
+  error: DomainError,
+  id: JsonRpcId,
+  codeFor: JsonRpcCodeTable = jsonRpcCodeFor,
+): JsonRpcErrorResponse {
+  // A validation error names its first problem at the top of `data` ({field, reason}), all in `fields`.
+  const [first] = (error.details?.fields as { field: string; reason: string }[] | undefined) ?? [];
+  const data = {
+    code: error.code,
+    ...(first ? { field: first.field, reason: first.reason } : {}),
+    ...(error.details ?? {}),
+  };
+  return { jsonrpc: '2.0', id, error: { code: codeFor(error.code), message: error.message, data } };
 }

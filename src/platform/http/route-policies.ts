@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
+import type { JsonRpcCodeTable } from '../errors/json-rpc-error.mapping';
 
 /**
  * Per-path HTTP policies that must be known before routing, registered by the modules that own
@@ -11,11 +12,12 @@ import type { Request } from 'express';
  */
 @Injectable()
 export class RoutePolicies {
-  private readonly jsonRpc: RegExp[] = [];
+  private readonly jsonRpc: { pattern: RegExp; codes?: JsonRpcCodeTable }[] = [];
   private readonly ownBody: RegExp[] = [];
 
-  registerJsonRpc(pattern: RegExp): void {
-    this.jsonRpc.push(pattern);
+  /** `codes`: the API's own error-code table, if it is not the hub's generic one. */
+  registerJsonRpc(pattern: RegExp, codes?: JsonRpcCodeTable): void {
+    this.jsonRpc.push({ pattern, codes });
   }
 
   registerOwnBodyParsing(pattern: RegExp): void {
@@ -23,7 +25,18 @@ export class RoutePolicies {
   }
 
   isJsonRpc(req: Pick<Request, 'method' | 'originalUrl'>): boolean {
-    return req.method === 'POST' && this.jsonRpc.some((p) => p.test(pathOf(req)));
+    return this.jsonRpcRoute(req) !== undefined;
+  }
+
+  /** The error-code table of the JSON-RPC API at this path (undefined: the generic one). */
+  jsonRpcCodes(req: Pick<Request, 'method' | 'originalUrl'>): JsonRpcCodeTable | undefined {
+    return this.jsonRpcRoute(req)?.codes;
+  }
+
+  private jsonRpcRoute(req: Pick<Request, 'method' | 'originalUrl'>) {
+    if (req.method !== 'POST') return undefined;
+    const path = pathOf(req);
+    return this.jsonRpc.find((route) => route.pattern.test(path));
   }
 
   parsesOwnBody(req: Pick<Request, 'originalUrl'>): boolean {

@@ -99,6 +99,13 @@ export function rateLimitThrottlers(config: AppConfig) {
       getTracker: (_req: unknown, context: ExecutionContext) => RateLimitGuard.subjectOf(context).caller,
     },
     {
+      name: 'tasks',
+      ttl: minute,
+      limit: limits.tasks,
+      skipIf: only('tasks'),
+      getTracker: (_req: unknown, context: ExecutionContext) => RateLimitGuard.subjectOf(context).caller,
+    },
+    {
       name: 'conversation',
       ttl: minute,
       limit: limits.conversation,

@@ -19,6 +19,7 @@ export function policyLimits(config: AppConfig): Record<RateLimitPolicy, number>
   return {
     registry: config.rateLimit.registryPerMinute,
     conversation: config.rateLimit.conversationPerMinute,
+    tasks: config.rateLimit.tasksPerMinute,
   };
 }
 

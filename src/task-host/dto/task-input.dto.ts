@@ -1,0 +1,140 @@
+import { Type } from 'class-transformer';
+import {
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+import { TASK_STATUSES, TaskStatus } from '../entities/task.entity';
+
+export const MAX_TASKS_PER_BATCH = 100_000;
+
+/** `{id}` or `{name}` of a task in the same tree; `required` defaults to true. */
+export class DependencyInputDto {
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(256)
+  id?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(256)
+  name?: string;
+
+  @IsOptional()
+  @IsBoolean()
+  required?: boolean;
+}
+
+/** One task as clients send it to tasks.create / tasks.execute (apflow field names). */
+export class TaskInputDto {
+  @IsOptional()
+  @IsUUID()
+  id?: string;
+
+  @IsString()
+  @MinLength(1)
+  @MaxLength(256)
+  name!: string;
+
+  /** Only an admin may create tasks for another owner; others get their own. */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(256)
+  user_id?: string;
+
+  /** A task id, or the name of a task in the same batch. */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(256)
+  parent_id?: string;
+
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(3)
+  priority?: number;
+
+  @IsOptional()
+  @IsObject()
+  inputs?: Record<string, unknown>;
+
+  @IsOptional()
+  @IsObject()
+  params?: Record<string, unknown>;
+
+  @IsOptional()
+  @IsObject()
+  schemas?: Record<string, unknown>;
+
+  @IsOptional()
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => DependencyInputDto)
+  dependencies?: DependencyInputDto[];
+}
+
+/** The fields tasks.update may change (flat, as apflow sends them, or under `updates`). */
+export class TaskUpdateDto {
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(256)
+  name?: string;
+
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(3)
+  priority?: number;
+
+  @IsOptional()
+  @IsObject()
+  inputs?: Record<string, unknown>;
+
+  @IsOptional()
+  @IsObject()
+  params?: Record<string, unknown>;
+
+  @IsOptional()
+  @IsObject()
+  schemas?: Record<string, unknown>;
+
+  @IsOptional()
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => DependencyInputDto)
+  dependencies?: DependencyInputDto[];
+
+  @IsOptional()
+  @IsIn(TASK_STATUSES)
+  status?: TaskStatus;
+
+  @IsOptional()
+  result?: unknown;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(10_000)
+  error?: string;
+
+  @IsOptional()
+  @IsNumber()
+  @Min(0)
+  @Max(1)
+  progress?: number;
+}
