@@ -85,7 +85,7 @@ export class OrchestratorExecutor implements AgentExecutor {
       const freshness: TaskStateLabel = stored?.etag ? 'resumed' : 'fresh';
       const agents = this.host
         .list()
-        .filter((a) => a.id !== DEFAULT_AGENT_ID)
+        .filter((a) => a.id !== DEFAULT_AGENT_ID && takesText(a.profile))
         .map((a) => a.profile);
       if (!utterance || !agents.length) {
         const message = utterance
@@ -406,4 +406,9 @@ function asFailure(error: unknown, logger: Logger): OrchestrationFailure {
     technicalDetails: isDomainError(error) ? error.message : undefined,
     suggestedAction: 'Retry the request.',
   });
+}
+
+/** Agents the orchestrator can pass a spoken request to: those taking text (or saying nothing). */
+function takesText(profile: AgentProfile): boolean {
+  return profile.defaultInputModes.length === 0 || profile.defaultInputModes.some((mode) => mode.startsWith('text'));
 }

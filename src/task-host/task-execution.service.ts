@@ -24,6 +24,8 @@ export interface PushConfigInput {
 }
 
 export interface ExecuteRequest {
+  /** The execution's id (the workflow agent makes it its A2A task's id); default a new uuid. */
+  executionId?: string;
   /** Run the tree of this task. */
   taskId?: string;
   /** Or create these tasks first, then run their tree. */
@@ -67,7 +69,7 @@ export class TaskExecutionService {
         await tx.resetUnfinished(root.id);
         const now = new Date();
         const row: TaskExecutionEntity = {
-          id: randomUUID(),
+          id: request.executionId ?? randomUUID(),
           rootId: root.id,
           userId: root.userId,
           status: 'running',

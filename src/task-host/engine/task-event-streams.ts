@@ -10,8 +10,11 @@ import { TaskEvent, TaskEvents } from './task-events';
 export class TaskEventStreams {
   constructor(private readonly events: TaskEvents) {}
 
-  /** Events of the tree; only those of `executionId` if given, ending with its final event. */
-  async open(rootId: string, executionId?: string): Promise<AsyncIterable<TaskEvent>> {
+  /**
+   * Events of the tree - only those of `executionId` if given - ending with the (execution's)
+   * final event unless `untilClosed`.
+   */
+  async open(rootId: string, executionId?: string, untilClosed = false): Promise<AsyncIterable<TaskEvent>> {
     const queue: TaskEvent[] = [];
     let wake: (() => void) | undefined;
     const subscription = await this.events.watch(rootId, (event) => {
@@ -25,7 +28,7 @@ export class TaskEventStreams {
           while (queue.length > 0) {
             const event = queue.shift()!;
             yield event;
-            if (executionId && event.event === 'final') return;
+            if (!untilClosed && event.event === 'final') return;
           }
           await new Promise<void>((resolve) => (wake = resolve));
           wake = undefined;

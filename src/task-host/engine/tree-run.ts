@@ -28,6 +28,8 @@ interface Node {
   /** Unfinished dependencies and children. */
   unmet: number;
   dependents: string[];
+  /** Ids of the dependencies that must complete (not only finish). */
+  required: Set<string>;
   children: string[];
   state: 'blocked' | 'eligible' | 'running' | 'done';
   /** Counted in its sibling group's active tasks (eligible or running). */
@@ -71,6 +73,7 @@ export class TreeRun {
         task,
         unmet: 0,
         dependents: [],
+        required: new Set(task.dependencies.filter((d) => d.required).map((d) => d.id)),
         children: [],
         state: isFinished(task.status) ? 'done' : 'blocked',
         active: false,
@@ -263,8 +266,8 @@ export class TreeRun {
     for (const id of node.dependents) {
       const dependent = this.nodes.get(id);
       if (!dependent || dependent.state !== 'blocked') continue;
-      const required = dependent.task.dependencies.some((d) => d.id === node.task.id && d.required);
-      if (required && outcome.status !== 'completed') this.failWithoutRunning(dependent, node.task);
+      if (dependent.required.has(node.task.id) && outcome.status !== 'completed')
+        this.failWithoutRunning(dependent, node.task);
       else this.satisfied(dependent);
     }
     const parent = node.task.parentId ? this.nodes.get(node.task.parentId) : undefined;

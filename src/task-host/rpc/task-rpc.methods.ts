@@ -1,87 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import {
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsObject,
-  IsOptional,
-  IsString,
-  IsUrl,
-  Max,
-  Min,
-  MinLength,
-  ValidateNested,
-} from 'class-validator';
-import { Type } from 'class-transformer';
 import type { Principal } from '../../platform/auth/principal';
 import { DomainError } from '../../platform/errors/domain-error';
 import { JsonRpcDispatcher, JsonRpcHandler, StreamedResult } from '../../platform/json-rpc/json-rpc';
 import { validateInput } from '../../platform/validation/validate-input';
 import { TaskUpdateDto } from '../dto/task-input.dto';
 import { toTaskView } from '../dto/task.view';
-import { TASK_STATUSES, TaskStatus } from '../entities/task.entity';
 import { TaskEvent } from '../engine/task-events';
 import { TaskEventStreams } from '../engine/task-event-streams';
 import { taskIdParam } from '../task-access';
 import { normalizeDependencies, parseTaskList } from '../task-batch';
 import { ExecuteRequest, TaskExecutionService } from '../task-execution.service';
-import { LIST_MAX_LIMIT, TaskTreeService } from '../task-tree.service';
+import { TaskTreeService } from '../task-tree.service';
+import { ExecuteParamsDto, listRequest } from '../dto/task-query.dto';
 import { taskRpcCodeFor } from './task-rpc-codes';
-
-class ListParamsDto {
-  @IsOptional()
-  @IsIn(TASK_STATUSES)
-  status?: TaskStatus;
-
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
-  user_id?: string;
-
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
-  parent_id?: string;
-
-  @IsOptional()
-  @IsBoolean()
-  root_only?: boolean;
-
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(LIST_MAX_LIMIT)
-  limit?: number;
-
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  offset?: number;
-}
-
-class PushConfigDto {
-  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
-  url!: string;
-
-  @IsOptional()
-  @IsIn(['POST', 'PUT'])
-  method?: 'POST' | 'PUT';
-
-  @IsOptional()
-  @IsObject()
-  headers?: Record<string, string>;
-}
-
-class ExecuteParamsDto {
-  @IsOptional()
-  @IsBoolean()
-  use_streaming?: boolean;
-
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => PushConfigDto)
-  push_notification_config?: PushConfigDto;
-}
 
 /** The caller of a task-tree call. */
 export interface TaskCall {
@@ -155,15 +86,7 @@ export class TaskRpcMethods {
   }
 
   private async list(principal: Principal, params: Record<string, unknown>) {
-    const query = validateInput(ListParamsDto, params);
-    const page = await this.trees.list(principal, {
-      status: query.status,
-      userId: query.user_id,
-      parentId: query.parent_id,
-      rootOnly: query.root_only,
-      limit: query.limit,
-      offset: query.offset,
-    });
+    const page = await this.trees.list(principal, listRequest(params));
     return {
       tasks: page.rows.map((row) => toTaskView(row, page.withChildren.has(row.id))),
       total: page.total,

@@ -1,0 +1,198 @@
+import { Controller } from '@nestjs/common';
+import { GrpcMethod, Payload } from '@nestjs/microservices';
+import { Observable } from 'rxjs';
+import { CurrentPrincipal, RequireScopes } from '../../platform/auth/auth.decorators';
+import type { Principal } from '../../platform/auth/principal';
+import { DomainError } from '../../platform/errors/domain-error';
+import { RateLimit } from '../../platform/rate-limit/rate-limit.decorator';
+import { validateInput, withoutEmpty } from '../../platform/validation/validate-input';
+import { ExecuteParamsDto, listRequest } from '../dto/task-query.dto';
+import { TaskTreeNode, TaskView, toTaskView } from '../dto/task.view';
+import { TaskEventStreams } from '../engine/task-event-streams';
+import type { TaskEvent } from '../engine/task-events';
+import { taskIdParam } from '../task-access';
+import { parseTaskList } from '../task-batch';
+import { TaskExecutionService } from '../task-execution.service';
+import { TaskTreeService } from '../task-tree.service';
+
+type TaskRef = { task_id?: string } & Record<string, unknown>;
+
+interface GrpcTaskInput {
+  id?: string;
+  name?: string;
+  parent_id?: string;
+  priority?: number;
+  inputs_json?: string;
+  params_json?: string;
+  schemas_json?: string;
+  dependencies?: { id?: string; name?: string; required?: boolean }[];
+  user_id?: string;
+}
+
+/** switchboard.v1.TaskService (proto/switchboard/v1/tasks.proto): task trees over gRPC. */
+@Controller()
+@RequireScopes('tasks')
+@RateLimit('tasks')
+export class TasksGrpcController {
+  constructor(
+    private readonly trees: TaskTreeService,
+    private readonly executions: TaskExecutionService,
+    private readonly streams: TaskEventStreams,
+  ) {}
+
+  @GrpcMethod('TaskService', 'CreateTasks')
+  async createTasks(@Payload() request: { tasks?: GrpcTaskInput[] }, @CurrentPrincipal() principal: Principal) {
+    const rows = await this.trees.create(principal, parseTaskList(taskInputs(request.tasks)));
+    return {
+      id: rows[0].id,
+      status: 'pending',
+      tasks: rows.map((row) => ({ id: row.id, name: row.name, parent_id: row.parentId ?? '' })),
+    };
+  }
+
+  @GrpcMethod('TaskService', 'GetTask')
+  async getTask(@Payload() request: TaskRef, @CurrentPrincipal() principal: Principal) {
+    return toGrpcTask(toTaskView(await this.trees.get(principal, taskIdParam(withoutEmpty(request)))));
+  }
+
+  @GrpcMethod('TaskService', 'ListTasks')
+  async listTasks(@Payload() request: Record<string, unknown>, @CurrentPrincipal() principal: Principal) {
+    const plain = withoutEmpty(request);
+    if (plain.limit === 0) delete plain.limit;
+    if (plain.root_only === false) delete plain.root_only;
+    const page = await this.trees.list(principal, listRequest(plain));
+    return {
+      tasks: page.rows.map((row) => toGrpcTask(toTaskView(row, page.withChildren.has(row.id)))),
+      total: page.total,
+      limit: page.limit,
+      offset: page.offset,
+    };
+  }
+
+  @GrpcMethod('TaskService', 'ExecuteTask')
+  async executeTask(
+    @Payload()
+    request: { task_id?: string; tasks?: GrpcTaskInput[]; push_notification_config?: Record<string, unknown> | null },
+
+    @CurrentPrincipal() principal: Principal,
+  ) {
+    const { push_notification_config } = validateInput(
+      ExecuteParamsDto,
+      withoutEmpty({ push_notification_config: request.push_notification_config }),
+    );
+    const tasks = request.tasks?.length ? parseTaskList(taskInputs(request.tasks)) : undefined;
+    const started = await this.executions.execute(principal, {
+      taskId: tasks ? undefined : taskIdParam(withoutEmpty({ task_id: request.task_id })),
+      tasks,
+      push: push_notification_config,
+    });
+    return {
+      root_task_id: started.rootTaskId,
+      task_id: started.taskId,
+      execution_id: started.execution.id,
+      status: 'started',
+    };
+  }
+
+  @GrpcMethod('TaskService', 'CancelTask')
+  async cancelTask(@Payload() request: TaskRef, @CurrentPrincipal() principal: Principal) {
+    const { taskId, cancelled } = await this.executions.cancel(principal, taskIdParam(withoutEmpty(request)));
+    return { task_id: taskId, status: 'cancelled', cancelled_count: cancelled.length };
+  }
+
+  @GrpcMethod('TaskService', 'GetTaskTree')
+  async getTaskTree(@Payload() request: TaskRef, @CurrentPrincipal() principal: Principal) {
+    return toGrpcTree(await this.trees.tree(principal, taskIdParam(withoutEmpty(request))));
+  }
+
+  @GrpcMethod('TaskService', 'WatchTaskTree')
+  async watchTaskTree(@Payload() request: TaskRef, @CurrentPrincipal() principal: Principal) {
+    const task = await this.trees.get(principal, taskIdParam(withoutEmpty(request)));
+    const events = await this.streams.open(task.rootId);
+    return new Observable<ReturnType<typeof toGrpcEvent>>((subscriber) => {
+      const iterator = events[Symbol.asyncIterator]();
+      void (async () => {
+        try {
+          for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+            subscriber.next(toGrpcEvent(next.value));
+          }
+          subscriber.complete();
+        } catch (error) {
+          subscriber.error(error);
+        }
+      })();
+      return () => void iterator.return?.();
+    });
+  }
+}
+
+function taskInputs(tasks: GrpcTaskInput[] | undefined): unknown[] {
+  return (tasks ?? []).map((raw, index) => {
+    const task = withoutEmpty(raw);
+    const json = (field: 'inputs_json' | 'params_json' | 'schemas_json') => {
+      const text = task[field];
+      if (text === undefined) return undefined;
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        throw DomainError.validation([{ field: `tasks[${index}].${field}`, reason: 'must be JSON' }]);
+      }
+    };
+    return {
+      id: task.id,
+      name: task.name,
+      parent_id: task.parent_id,
+      priority: raw.priority ?? undefined,
+      inputs: json('inputs_json'),
+      params: json('params_json'),
+      schemas: json('schemas_json'),
+      dependencies: task.dependencies,
+      user_id: task.user_id,
+    };
+  });
+}
+
+function toGrpcTask(task: TaskView) {
+  return {
+    id: task.id,
+    name: task.name,
+    user_id: task.user_id,
+    parent_id: task.parent_id ?? '',
+    task_tree_id: task.task_tree_id,
+    priority: task.priority,
+    inputs_json: JSON.stringify(task.inputs),
+    params_json: JSON.stringify(task.params),
+    schemas_json: JSON.stringify(task.schemas),
+    dependencies: task.dependencies.map((d) => ({ id: d.id, name: '', required: d.required })),
+    status: task.status,
+    result_json: task.result === null ? '' : JSON.stringify(task.result),
+    error: task.error ?? '',
+    progress: task.progress,
+    has_children: task.has_children ?? false,
+    created_at: task.created_at,
+    updated_at: task.updated_at,
+    started_at: task.started_at ?? '',
+    completed_at: task.completed_at ?? '',
+  };
+}
+
+function toGrpcTree(node: TaskTreeNode): { task: ReturnType<typeof toGrpcTask>; children: unknown[] } {
+  return { task: toGrpcTask(node.task), children: node.children.map(toGrpcTree) };
+}
+
+function toGrpcEvent(event: TaskEvent) {
+  const { data } = event;
+  return {
+    event: event.event,
+    task_id: data.task_id,
+    root_task_id: data.root_task_id,
+    execution_id: data.execution_id,
+    status: data.status,
+    progress: data.progress,
+    result_json: data.result === undefined ? '' : JSON.stringify(data.result),
+    error: data.error ?? '',
+    final: data.final ?? false,
+    timestamp: data.timestamp,
+    protocol: data.protocol,
+  };
+}
