@@ -317,6 +317,11 @@ describe('task trees: JSON-RPC API at /tasks, execution engine, streaming, push 
       const done = await run([{ name: 'finished-one' }]);
       const notPending = await rpc('tasks.delete', { task_id: done['finished-one'].id });
       expect(notPending.error).toMatchObject({ code: -32049, message: expect.stringMatching(/Only pending tasks/) });
+      const frozen = await rpc('tasks.update', { task_id: done['finished-one'].id, dependencies: [] });
+      expect(frozen.error).toMatchObject({ code: -32049, data: { field: 'dependencies' } });
+      expect(await ok('tasks.update', { task_id: done['finished-one'].id, inputs: { again: true } })).toMatchObject({
+        inputs: { again: true },
+      });
     });
 
     it('copies a task, or its subtree, as new pending tasks with dependencies pointing at the copies', async () => {

@@ -1,3 +1,4 @@
+import { PartialType, PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   IsArray,
@@ -89,37 +90,9 @@ export class TaskInputDto {
 }
 
 /** The fields tasks.update may change (flat, as apflow sends them, or under `updates`). */
-export class TaskUpdateDto {
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(256)
-  name?: string;
-
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(3)
-  priority?: number;
-
-  @IsOptional()
-  @IsObject()
-  inputs?: Record<string, unknown>;
-
-  @IsOptional()
-  @IsObject()
-  params?: Record<string, unknown>;
-
-  @IsOptional()
-  @IsObject()
-  schemas?: Record<string, unknown>;
-
-  @IsOptional()
-  @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => DependencyInputDto)
-  dependencies?: DependencyInputDto[];
-
+export class TaskUpdateDto extends PartialType(
+  PickType(TaskInputDto, ['name', 'priority', 'inputs', 'params', 'schemas', 'dependencies'] as const),
+) {
   @IsOptional()
   @IsIn(TASK_STATUSES)
   status?: TaskStatus;
