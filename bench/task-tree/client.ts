@@ -38,7 +38,9 @@ export class TaskClient {
     if (!response.ok) throw new RpcError(`HTTP ${response.status}: ${text.slice(0, 500)}`);
     const reply = JSON.parse(text) as { result?: T; error?: { code: number; message: string; data?: unknown } };
     if (reply.error)
-      throw new RpcError(`JSON-RPC ${reply.error.code}: ${reply.error.message} ${JSON.stringify(reply.error.data ?? '').slice(0, 500)}`);
+      throw new RpcError(
+        `JSON-RPC ${reply.error.code}: ${reply.error.message} ${JSON.stringify(reply.error.data ?? '').slice(0, 500)}`,
+      );
     return reply.result as T;
   }
 
@@ -55,9 +57,11 @@ export class TaskClient {
       dispatcher,
       signal: AbortSignal.timeout(timeoutMs),
     });
-    if (!response.ok || !response.body) throw new RpcError(`HTTP ${response.status}: ${(await response.text()).slice(0, 500)}`);
+    if (!response.ok || !response.body)
+      throw new RpcError(`HTTP ${response.status}: ${(await response.text()).slice(0, 500)}`);
     const type = response.headers.get('content-type') ?? '';
-    if (!type.startsWith('text/event-stream')) throw new RpcError(`not an event stream: ${(await response.text()).slice(0, 500)}`);
+    if (!type.startsWith('text/event-stream'))
+      throw new RpcError(`not an event stream: ${(await response.text()).slice(0, 500)}`);
     const decoder = new TextDecoder();
     const events: Record<string, number> = {};
     let buffer = '';
@@ -99,7 +103,9 @@ export class TaskClient {
 
   /** tasks.execute, then tasks.get on the root every `intervalMs` until it has finished. */
   async executePolling(taskId: string, intervalMs: number, timeoutMs: number): Promise<PollOutcome> {
-    const started = await this.call<{ execution_id: string; root_task_id: string }>('tasks.execute', { task_id: taskId });
+    const started = await this.call<{ execution_id: string; root_task_id: string }>('tasks.execute', {
+      task_id: taskId,
+    });
     const acknowledgedAt = performance.now();
     const deadline = acknowledgedAt + timeoutMs;
     let polls = 0;
@@ -108,8 +114,16 @@ export class TaskClient {
       const task = await this.call<{ status: string; error: unknown }>('tasks.get', { task_id: started.root_task_id });
       polls++;
       if (['completed', 'failed', 'cancelled'].includes(task.status))
-        return { executionId: started.execution_id, acknowledgedAt, finalAt: performance.now(), finalStatus: task.status, finalError: task.error, polls };
-      if (performance.now() > deadline) throw new RpcError(`the root is still ${task.status} after ${timeoutMs / 1000} s`);
+        return {
+          executionId: started.execution_id,
+          acknowledgedAt,
+          finalAt: performance.now(),
+          finalStatus: task.status,
+          finalError: task.error,
+          polls,
+        };
+      if (performance.now() > deadline)
+        throw new RpcError(`the root is still ${task.status} after ${timeoutMs / 1000} s`);
       const wait = intervalMs - (performance.now() - pollAt);
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     }

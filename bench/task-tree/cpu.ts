@@ -70,7 +70,12 @@ export function sampleCpu(serverPid: number, database: string): CpuSample {
       else if (info.comm === 'postgres') {
         // "postgres: 15/main: <user> <database> <host> <state>" for backends; helpers name their role.
         const backend = /^postgres: [^:]+: (\S+) (\S+) /.exec(info.cmdline);
-        kind = !backend || backend[2] === database || /^(checkpointer|background|walwriter|autovacuum|logical|archiver|stats)/.test(backend[1]) ? 'pg' : 'other';
+        kind =
+          !backend ||
+          backend[2] === database ||
+          /^(checkpointer|background|walwriter|autovacuum|logical|archiver|stats)/.test(backend[1])
+            ? 'pg'
+            : 'other';
       }
       processes.set(pid, [kind, info.ms]);
     }
@@ -106,13 +111,19 @@ export function cpuBetween(a: CpuSample, b: CpuSample): CpuShares {
 }
 
 /** Waits (up to `maxMs`) for a second during which foreign work used under `limit` cores; returns what it saw. */
-export async function waitForQuiet(serverPid: number, database: string, limit: number, maxMs: number): Promise<{ waitedMs: number; foreign: number }> {
+export async function waitForQuiet(
+  serverPid: number,
+  database: string,
+  limit: number,
+  maxMs: number,
+): Promise<{ waitedMs: number; foreign: number }> {
   const start = performance.now();
   for (;;) {
     const a = sampleCpu(serverPid, database);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const shares = cpuBetween(a, sampleCpu(serverPid, database));
     const foreign = shares.cores.foreign;
-    if (!(foreign >= limit) || performance.now() - start > maxMs) return { waitedMs: performance.now() - start, foreign };
+    if (!(foreign >= limit) || performance.now() - start > maxMs)
+      return { waitedMs: performance.now() - start, foreign };
   }
 }

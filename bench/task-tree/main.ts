@@ -7,7 +7,7 @@
  *   npm run bench:task-tree [-- --help]
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -39,6 +39,8 @@ const USAGE = `npm run bench:task-tree -- [options]
                         poll: tasks.get on the root every --poll-ms
   --poll-ms N           polling interval (default 20)
   --rounds N            each size N times per concurrency; medians reported (default 1)
+  --retries N           run a tree again (a new one) when other programs disturbed it, up to N
+                        times (default 2); the disturbed run stays in the JSON, not in the table
   --warmup N            tasks in an unmeasured tree run first on each server (default 1000; 0: none)
   --pool-size N         DATABASE_POOL_SIZE (default: the app's, 10)
   --timeout S           give up on one tree after S seconds (default 900)
@@ -46,7 +48,9 @@ const USAGE = `npm run bench:task-tree -- [options]
                         after (default: $DATABASE_URL, else ${DEFAULT_DATABASE_URL})
   --redis-url URL       Redis (default: $REDIS_URL, else ${DEFAULT_REDIS_URL})
   --no-redis            the in-process event bus instead of Redis
-  --profile             CPU-profile the server while it executes the largest tree (first round)
+  --profile             CPU-profile the server while it creates and while it executes the largest
+                        tree (first round); profiles slow the server, so those figures are not
+                        for comparison
   --log-level LEVEL     the server's LOG_LEVEL (default silent)
   --no-quiet-wait       start each tree at once (by default the benchmark first waits, up to
                         ${QUIET_WAIT_MAX_MS / 1000} s, for other programs to use under ${DISTURBED_CORES} core)
@@ -61,6 +65,7 @@ function options() {
       wait: { type: 'string', default: 'stream' },
       'poll-ms': { type: 'string', default: '20' },
       rounds: { type: 'string', default: '1' },
+      retries: { type: 'string', default: '2' },
       warmup: { type: 'string', default: '1000' },
       'pool-size': { type: 'string' },
       timeout: { type: 'string', default: '900' },
@@ -84,15 +89,17 @@ function options() {
     return n;
   };
   const list = (name: string, raw: string) => raw.split(',').map((item) => int(name, item.trim()));
-  if (values.wait !== 'stream' && values.wait !== 'poll') throw new Error(`--wait must be stream or poll, not ${values.wait}`);
+  if (values.wait !== 'stream' && values.wait !== 'poll')
+    throw new Error(`--wait must be stream or poll, not ${values.wait}`);
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   return {
     sizes: list('sizes', values.sizes).sort((a, b) => a - b),
     concurrency: list('concurrency', values.concurrency),
     group: int('group', values.group),
-    wait: values.wait as 'stream' | 'poll',
+    wait: values.wait,
     pollMs: int('poll-ms', values['poll-ms']),
     rounds: int('rounds', values.rounds),
+    retries: int('retries', values.retries, 0),
     warmup: int('warmup', values.warmup, 0),
     poolSize: values['pool-size'] === undefined ? undefined : int('pool-size', values['pool-size']),
     timeoutMs: int('timeout', values.timeout) * 1000,
@@ -214,6 +221,8 @@ interface RunResult {
   execution: ReturnType<typeof phase>;
   /** Other programs used more than DISTURBED_CORES during the execution. */
   disturbed: boolean;
+  /** Disturbed, and run again: left out of the summary. */
+  superseded?: boolean;
   /** Waited this long for other programs to go quiet before the tree. */
   quietWaitMs: number;
   events?: Record<string, number>;
@@ -221,7 +230,8 @@ interface RunResult {
   check: Check;
   valid: boolean;
   problems: string[];
-  profile?: string;
+  /** CPU profiles of the server (--profile): tasks.create, and the execution. */
+  profiles: { create?: string; execution?: string };
 }
 
 async function runTree(
@@ -238,18 +248,32 @@ async function runTree(
     ? await waitForQuiet(server.pid, databaseOf(server), DISTURBED_CORES, QUIET_WAIT_MAX_MS)
     : { waitedMs: 0, foreign: NaN };
   if (quiet.waitedMs > 1500)
-    console.log(`  (waited ${fixed(quiet.waitedMs / 1000, 0)} s for other programs to go quiet; foreign load now ${fixed(quiet.foreign, 2)} cores)`);
+    console.log(
+      `  (waited ${fixed(quiet.waitedMs / 1000, 0)} s for other programs to go quiet; foreign load now ${fixed(quiet.foreign, 2)} cores)`,
+    );
   const built = performance.now();
-  const body = client.body('tasks.create', buildTree(shape, `${concurrency}-${size}-${round}-${randomBytes(3).toString('hex')}`));
+  const body = client.body(
+    'tasks.create',
+    buildTree(shape, `${concurrency}-${size}-${round}-${randomBytes(3).toString('hex')}`),
+  );
   const buildMs = performance.now() - built;
 
+  const profileTo = (phase: string) =>
+    join(dirname(o.out), 'profiles', `task-tree-c${concurrency}-n${size}-${phase}-${Date.now()}.cpuprofile`);
+  const profiles: RunResult['profiles'] = {};
+  if (profile) {
+    mkdirSync(join(dirname(o.out), 'profiles'), { recursive: true });
+    await server.request({ type: 'profile-start' });
+  }
   const s0 = await snapshot(server, true);
+  const createStart = performance.now();
   const created = await client.send<{ id: string; tasks: unknown[] }>(body);
+  const createMs = performance.now() - createStart;
   const s1 = await snapshot(server, true);
+  if (profile) await server.request({ type: 'profile-stop', path: (profiles.create = profileTo('create')) });
   if (created.tasks.length !== size) throw new Error(`tasks.create made ${created.tasks.length} tasks, not ${size}`);
   await new Promise((resolve) => setTimeout(resolve, 500)); // let the create's garbage and writes settle
 
-  let profilePath: string | undefined;
   if (profile) await server.request({ type: 'profile-start' });
   const s2 = await snapshot(server, true);
   const sentAtWall = Date.now();
@@ -259,19 +283,18 @@ async function runTree(
       ? await client.executeStreaming(created.id, o.timeoutMs)
       : await client.executePolling(created.id, o.pollMs, o.timeoutMs);
   const s3 = await snapshot(server, true);
-  if (profile) {
-    profilePath = join(dirname(o.out), 'profiles', `task-tree-c${concurrency}-n${size}-${Date.now()}.cpuprofile`);
-    mkdirSync(dirname(profilePath), { recursive: true });
-    await server.request({ type: 'profile-stop', path: profilePath });
-  }
+  if (profile) await server.request({ type: 'profile-stop', path: (profiles.execution = profileTo('execution')) });
 
   const checked = await check(server.info.databaseUrl, created.id);
   const problems: string[] = [];
-  if (outcome.finalStatus !== 'completed') problems.push(`root ${outcome.finalStatus}: ${JSON.stringify(outcome.finalError)}`);
+  if (outcome.finalStatus !== 'completed')
+    problems.push(`root ${outcome.finalStatus}: ${JSON.stringify(outcome.finalError)}`);
   if (checked.total !== size) problems.push(`${checked.total} tasks stored, not ${size}`);
   if (checked.completed !== size) problems.push(`${size - checked.completed} tasks not completed`);
-  if (checked.dependencyViolations > 0) problems.push(`${checked.dependencyViolations} tasks started before a dependency completed`);
-  if (checked.parentViolations > 0) problems.push(`${checked.parentViolations} parents started before a child completed`);
+  if (checked.dependencyViolations > 0)
+    problems.push(`${checked.dependencyViolations} tasks started before a dependency completed`);
+  if (checked.parentViolations > 0)
+    problems.push(`${checked.parentViolations} parents started before a child completed`);
   const events = (outcome as StreamOutcome).events;
   if (events) {
     const seen = (events.task_status_update ?? 0) + (events.task_completed ?? 0);
@@ -281,7 +304,6 @@ async function runTree(
   const executionMs = outcome.finalAt - sentAt;
   const engineSpanMs =
     checked.firstStart && checked.rootDone ? checked.rootDone.getTime() - checked.firstStart.getTime() : NaN;
-  const createMs = s1.at - s0.at;
   const create = phase(s0, s1, size);
   const execution = phase(s2, s3, size);
   return {
@@ -310,7 +332,7 @@ async function runTree(
     check: checked,
     valid: problems.length === 0,
     problems,
-    profile: profilePath,
+    profiles,
   };
 }
 
@@ -329,7 +351,7 @@ function summaryRows(results: RunResult[]) {
   const keys = [...new Set(results.map((r) => `${r.concurrency}:${r.size}`))];
   return keys.map((key) => {
     const [concurrency, size] = key.split(':').map(Number);
-    const runs = results.filter((r) => r.concurrency === concurrency && r.size === size && r.valid);
+    const runs = results.filter((r) => r.concurrency === concurrency && r.size === size && r.valid && !r.superseded);
     const m = (pick: (r: RunResult) => number) => median(runs.map(pick));
     return {
       concurrency,
@@ -416,7 +438,10 @@ function judge(rows: ReturnType<typeof summaryRows>, sizes: number[]) {
     const ratio = largest.overheadMsPerTask / smallest.overheadMsPerTask;
     const steps = mine
       .slice(1)
-      .map((r, i) => `${thousands(mine[i].size)}→${thousands(r.size)} ×${fixed(r.overheadMsPerTask / mine[i].overheadMsPerTask, 2)}`);
+      .map(
+        (r, i) =>
+          `${thousands(mine[i].size)}→${thousands(r.size)} ×${fixed(r.overheadMsPerTask / mine[i].overheadMsPerTask, 2)}`,
+      );
     const complete = mine.length === sizes.length;
     verdicts.push({
       concurrency,
@@ -424,7 +449,10 @@ function judge(rows: ReturnType<typeof summaryRows>, sizes: number[]) {
       overheadDetail: `worst ${fixed(worst.overheadMsPerTask, 3)} ms/task at ${thousands(worst.size)} tasks`,
       ratio,
       linear: mine.length < 2 ? 'NOT RUN' : ratio <= LINEAR_RATIO_LIMIT ? 'PASS' : 'MISS',
-      linearDetail: `per-task overhead ${thousands(largest.size)} / ${thousands(smallest.size)} = ×${fixed(ratio, 2)} (${steps.join(', ')})${complete ? '' : '; some sizes failed'}`,
+      linearDetail:
+        mine.length < 2
+          ? 'needs two sizes'
+          : `per-task overhead ${thousands(largest.size)} / ${thousands(smallest.size)} = ×${fixed(ratio, 2)} (${steps.join(', ')})${complete ? '' : '; some sizes failed'}`,
       createRatio: largest.createMicrosPerTask / smallest.createMicrosPerTask,
     });
   }
@@ -439,11 +467,13 @@ async function main(): Promise<void> {
     `sizes ${o.sizes.map(thousands).join(', ')}; TASK_CONCURRENCY ${o.concurrency.join(', ')}; groups of ${o.group}; ` +
       `wait: ${o.wait === 'stream' ? 'SSE final event' : `tasks.get every ${o.pollMs} ms`}; ${o.rounds} round(s)`,
   );
-  console.log(`PostgreSQL ${redactUrl(o.databaseUrl)} (fresh database per server); ${o.redisUrl ? `Redis ${o.redisUrl}` : 'in-process event bus'}\n`);
+  console.log(
+    `PostgreSQL ${redactUrl(o.databaseUrl)} (fresh database per server); ${o.redisUrl ? `Redis ${o.redisUrl}` : 'in-process event bus'}\n`,
+  );
 
   const results: RunResult[] = [];
   const failures: { concurrency: number; size?: number; round?: number; error: string }[] = [];
-  const profiles: { concurrency: number; size: number; path: string; summary: string }[] = [];
+  const profiles: { concurrency: number; size: number; phase: string; path: string; summary: string }[] = [];
   const setups: Record<number, unknown> = {};
   for (const concurrency of o.concurrency) {
     let server: ServerProcess | undefined;
@@ -464,25 +494,34 @@ async function main(): Promise<void> {
       for (let round = 1; round <= o.rounds; round++) {
         for (const size of o.sizes) {
           const profile = o.profile && round === 1 && size === o.sizes[o.sizes.length - 1];
-          try {
-            const result = await runTree(o, server, client, size, concurrency, round, profile);
-            results.push(result);
-            console.log(
-              `[TASK_CONCURRENCY ${concurrency}] ${thousands(size)} tasks, round ${round}: create ${fixed(result.createMs / 1000, 2)} s, ` +
-                `execution ${fixed(result.executionMs / 1000, 2)} s, ${fixed(result.overheadMsPerTask, 3)} ms/task` +
-                `${result.disturbed ? ` (DISTURBED: other programs used ${fixed(result.execution.cores.foreign, 2)} cores)` : ''}` +
-                `${result.valid ? '' : `  INVALID: ${result.problems.join('; ')}`}`,
-            );
-            if (result.profile) {
-              const summary = formatSummary(summarizeFile(result.profile, 15, size)).replace(/µs\/answer/g, 'µs/task');
-              profiles.push({ concurrency, size, path: result.profile, summary });
+          // A run other programs disturbed is done again (a new tree), up to --retries times.
+          for (let attempt = 0; attempt <= o.retries; attempt++) {
+            try {
+              const result = await runTree(o, server, client, size, concurrency, round, profile && attempt === 0);
+              result.superseded = false;
+              results.push(result);
+              console.log(
+                `[TASK_CONCURRENCY ${concurrency}] ${thousands(size)} tasks, round ${round}: create ${fixed(result.createMs / 1000, 2)} s, ` +
+                  `execution ${fixed(result.executionMs / 1000, 2)} s, ${fixed(result.overheadMsPerTask, 3)} ms/task` +
+                  `${result.disturbed ? ` (DISTURBED: other programs used ${fixed(result.execution.cores.foreign, 2)} cores)` : ''}` +
+                  `${result.valid ? '' : `  INVALID: ${result.problems.join('; ')}`}`,
+              );
+              for (const [phase, path] of Object.entries(result.profiles)) {
+                const summary = formatSummary(summarizeFile(path, 15, size)).replace(/µs\/answer/g, 'µs/task');
+                profiles.push({ concurrency, size, phase, path, summary });
+              }
+              await new Promise((resolve) => setTimeout(resolve, 1000));
+              if (!result.disturbed || !result.valid || attempt === o.retries) break;
+              result.superseded = true;
+            } catch (error) {
+              const message = error instanceof Error ? error.message : String(error);
+              failures.push({ concurrency, size, round, error: message });
+              console.log(
+                `[TASK_CONCURRENCY ${concurrency}] ${thousands(size)} tasks, round ${round}: FAILED: ${message}`,
+              );
+              break;
             }
-          } catch (error) {
-            const message = error instanceof Error ? error.message : String(error);
-            failures.push({ concurrency, size, round, error: message });
-            console.log(`[TASK_CONCURRENCY ${concurrency}] ${thousands(size)} tasks, round ${round}: FAILED: ${message}`);
           }
-          await new Promise((resolve) => setTimeout(resolve, 1000));
         }
       }
     } catch (error) {
@@ -514,13 +553,21 @@ async function main(): Promise<void> {
   const verdicts = judge(rows, o.sizes);
   console.log('\nTargets:');
   for (const v of verdicts) {
-    console.log(`  TASK_CONCURRENCY ${v.concurrency}: overhead ≤ ${TARGET_OVERHEAD_MS} ms/task: ${v.overhead} (${v.overheadDetail ?? v.detail})`);
-    console.log(`  TASK_CONCURRENCY ${v.concurrency}: linear growth (per-task ratio ≤ ${LINEAR_RATIO_LIMIT}): ${v.linear} (${v.linearDetail ?? v.detail})`);
+    console.log(
+      `  TASK_CONCURRENCY ${v.concurrency}: overhead ≤ ${TARGET_OVERHEAD_MS} ms/task: ${v.overhead} (${v.overheadDetail ?? v.detail})`,
+    );
+    console.log(
+      `  TASK_CONCURRENCY ${v.concurrency}: linear growth (per-task ratio ≤ ${LINEAR_RATIO_LIMIT}): ${v.linear} (${v.linearDetail ?? v.detail})`,
+    );
   }
-  for (const p of profiles) console.log(`\nCPU profile of the server, TASK_CONCURRENCY ${p.concurrency}, ${thousands(p.size)} tasks (${p.path}):\n${p.summary}`);
+  for (const p of profiles)
+    console.log(
+      `\nCPU profile of the server, ${p.phase}, TASK_CONCURRENCY ${p.concurrency}, ${thousands(p.size)} tasks (${p.path}):\n${p.summary}`,
+    );
   if (failures.length > 0) {
     console.log('\nFailures:');
-    for (const f of failures) console.log(`  TASK_CONCURRENCY ${f.concurrency}${f.size ? `, ${thousands(f.size)} tasks` : ''}: ${f.error}`);
+    for (const f of failures)
+      console.log(`  TASK_CONCURRENCY ${f.concurrency}${f.size ? `, ${thousands(f.size)} tasks` : ''}: ${f.error}`);
   }
 
   mkdirSync(dirname(o.out), { recursive: true });

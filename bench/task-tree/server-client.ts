@@ -36,7 +36,10 @@ export class ServerProcess {
   }
 
   /** `env`: DATABASE_URL (admin URL) and REDIS_URL (or undefined: the in-process bus). */
-  static async start(options: ServerOptions, env: { DATABASE_URL: string; REDIS_URL?: string }): Promise<ServerProcess> {
+  static async start(
+    options: ServerOptions,
+    env: { DATABASE_URL: string; REDIS_URL?: string },
+  ): Promise<ServerProcess> {
     const childEnv: NodeJS.ProcessEnv = {
       ...process.env,
       TS_NODE_PROJECT: join(PROJECT_ROOT, 'tsconfig.json'),

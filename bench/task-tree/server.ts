@@ -155,7 +155,10 @@ async function main(): Promise<void> {
   try {
     running = await start(options);
   } catch (error) {
-    const failed: ServerReply = { type: 'failed', error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+    const failed: ServerReply = {
+      type: 'failed',
+      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    };
     if (process.send) process.send(failed, () => process.exit(1));
     else process.exit(1);
     return;

@@ -35,7 +35,8 @@ export function shapeOf(total: number, groupSize: number): TreeShape {
   while (workers + Math.ceil(workers / groupSize) + 3 < total) workers++;
   while (workers + Math.ceil(workers / groupSize) + 3 > total) workers--;
   const joins = Math.ceil(workers / groupSize);
-  if (workers + joins + 3 !== total) throw new Error(`no fan-out/fan-in tree has exactly ${total} tasks with groups of ${groupSize}`);
+  if (workers + joins + 3 !== total)
+    throw new Error(`no fan-out/fan-in tree has exactly ${total} tasks with groups of ${groupSize}`);
   return { total, workers, joins, groupSize, edges: workers + workers + joins };
 }
 

@@ -168,7 +168,9 @@ export class TaskTransaction {
     await this.manager.query(
       `UPDATE tasks SET status = 'pending', result = NULL, error = NULL, progress = 0, started_at = NULL,
               completed_at = NULL, version = version + 1, updated_at = now()
-        WHERE root_id = $1 AND status <> 'completed'`,
+        WHERE root_id = $1 AND status <> 'completed'
+          AND NOT (status = 'pending' AND result IS NULL AND error IS NULL AND progress = 0
+                   AND started_at IS NULL AND completed_at IS NULL)`,
       [rootId],
     );
   }

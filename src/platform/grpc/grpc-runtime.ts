@@ -9,7 +9,11 @@ import { PROTO_DIR } from '../../paths';
 import { AppConfig } from '../config/app-config';
 
 /** Our own services; every file here is loaded, served by Nest controllers and listed by reflection. */
-export const PROTO_FILES = ['switchboard/v1/system.proto', 'switchboard/v1/registry.proto', 'switchboard/v1/tasks.proto'];
+export const PROTO_FILES = [
+  'switchboard/v1/system.proto',
+  'switchboard/v1/registry.proto',
+  'switchboard/v1/tasks.proto',
+];
 
 /** Hooks that add services Nest does not serve itself (e.g. the A2A SDK's) to the gRPC server. */
 export type GrpcServerHook = (server: Server, definition: PackageDefinition) => void;

@@ -55,7 +55,8 @@ export class TreeRun {
   private readonly logger = new Logger('TaskEngine');
   private readonly nodes = new Map<string, Node>();
   private readonly groups = new Map<string, Group>();
-  private readonly ready: string[][] = [[], [], [], []];
+  /** Eligible tasks by priority, each a FIFO queue. */
+  private readonly ready = [new Queue(), new Queue(), new Queue(), new Queue()];
   private running = 0;
   private writes = 0;
   private stopped?: StopReason;
@@ -156,7 +157,7 @@ export class TreeRun {
 
   private pump(): void {
     while (!this.stopped && this.running < this.deps.concurrency) {
-      const id = this.ready.find((bucket) => bucket.length > 0)?.shift();
+      const id = this.ready.find((bucket) => bucket.size > 0)?.take();
       if (id === undefined) break;
       const node = this.nodes.get(id)!;
       if (node.state !== 'eligible') continue;
@@ -285,7 +286,7 @@ export class TreeRun {
     for (let p = 1; p < 4; p++) {
       if (group.waiting[p].length === 0) continue;
       if (group.active.slice(0, p).some((count) => count > 0)) break;
-      this.ready[p].push(...group.waiting[p]);
+      for (const id of group.waiting[p]) this.ready[p].push(id);
       group.waiting[p] = [];
     }
   }
@@ -330,7 +331,7 @@ export class TreeRun {
       this.settle({ stopped: this.stopped });
       return;
     }
-    if (this.ready.some((bucket) => bucket.length > 0)) return;
+    if (this.ready.some((bucket) => bucket.size > 0)) return;
     this.ended = true;
     const root = this.nodes.get(this.execution.rootId)?.task;
     const status = root?.status;
@@ -350,4 +351,28 @@ function messageOf(error: unknown): string {
 function jsonSafe(result: unknown): unknown {
   if (result === undefined) return null;
   return JSON.parse(JSON.stringify(result)) as unknown;
+}
+
+/** A FIFO of task ids with O(1) take (Array#shift is O(n) on large arrays). */
+class Queue {
+  private items: string[] = [];
+  private head = 0;
+
+  get size(): number {
+    return this.items.length - this.head;
+  }
+
+  push(id: string): void {
+    this.items.push(id);
+  }
+
+  take(): string | undefined {
+    if (this.head >= this.items.length) return undefined;
+    const id = this.items[this.head++];
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return id;
+  }
 }
