@@ -9,7 +9,7 @@ import { TaskEntity, TaskStatus } from './entities/task.entity';
 import { ExecutionRepository } from './engine/execution.repository';
 import { methodOf, TaskExecutorRegistry } from './executors/task-executor.registry';
 import { canSee, taskNotFound, visibleTask } from './task-access';
-import { circular, executorNotFound, planBatch } from './task-batch';
+import { circular, executorNotFound, isUuid, planBatch } from './task-batch';
 import { describeCycle, findCycle } from './task-graph';
 import { TaskChanges, TaskListFilter, TaskRepository, TaskTransaction } from './task.repository';
 
@@ -276,9 +276,7 @@ export class TaskTreeService {
         if (ref && !names.has(ref)) refs.add(ref);
       }
     }
-    const found = (await this.tasks.findByIds([...refs].filter((ref) => /^[0-9a-f-]{36}$/i.test(ref)))).filter((task) =>
-      canSee(principal, task),
-    );
+    const found = (await this.tasks.findByIds([...refs].filter(isUuid))).filter((task) => canSee(principal, task));
     const existing = new Map<string, TaskEntity>();
     for (const rootId of new Set(found.map((task) => task.rootId))) {
       for (const task of await this.tasks.tree(rootId)) existing.set(task.id, task);

@@ -25,10 +25,7 @@ export class TaskEngine implements OnApplicationBootstrap, BeforeApplicationShut
   private readonly logger = new Logger('TaskEngine');
   /** This replica, as lease holder. */
   readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  private readonly runs = new Map<
-    string,
-    { run: TreeRun; heartbeat: NodeJS.Timeout; pushConfig: TaskExecutionEntity['pushConfig'] }
-  >();
+  private readonly runs = new Map<string, { run: TreeRun; heartbeat: NodeJS.Timeout }>();
   private poller?: NodeJS.Timeout;
   private control?: Subscription;
   private polling = false;
@@ -126,7 +123,7 @@ export class TaskEngine implements OnApplicationBootstrap, BeforeApplicationShut
     });
     const heartbeat = setInterval(() => void this.renew(run), Math.max(50, Math.floor(this.leaseMs / 3)));
     heartbeat.unref();
-    this.runs.set(execution.id, { run, heartbeat, pushConfig: execution.pushConfig });
+    this.runs.set(execution.id, { run, heartbeat });
     void run
       .start()
       .then((outcome) => this.end(run, outcome))
