@@ -18,6 +18,7 @@ import { RateLimitModule } from './platform/rate-limit/rate-limit.module';
 import { RedisModule } from './platform/redis/redis.module';
 import { SystemModule } from './platform/system/system.module';
 import { OrchestrationModule } from './orchestration/orchestration.module';
+import { CommerceModule } from './commerce/commerce.module';
 import { RegistryModule } from './registry/registry.module';
 import { TaskHostModule } from './task-host/task-host.module';
 
@@ -40,6 +41,7 @@ import { TaskHostModule } from './task-host/task-host.module';
     RegistryModule,
     OrchestrationModule,
     TaskHostModule,
+    CommerceModule,
   ],
   providers: [
     { provide: APP_FILTER, useClass: AllExceptionsFilter },

@@ -29,6 +29,7 @@ export class AppConfig {
   readonly registry: { healthCheckIntervalSeconds: number; remoteAgentTimeoutMs: number };
   readonly secretsKey?: string;
   readonly tasks: { concurrency: number; maxTreesPerReplica: number; leaseMs: number; pollIntervalMs: number };
+  readonly commerce: { siteName: string; siteDescription: string; rateLimitPerMinute: number; sessionTtlSeconds: number };
   readonly orchestration: {
     router: { model?: string; baseUrl: string; apiKey?: string; fallback: 'default' | 'error'; timeoutMs: number };
     multiAgent: boolean;
@@ -82,6 +83,12 @@ export class AppConfig {
       maxTreesPerReplica: env.TASK_MAX_TREES_PER_REPLICA,
       leaseMs: env.TASK_LEASE_MS,
       pollIntervalMs: env.TASK_POLL_INTERVAL_MS,
+    };
+    this.commerce = {
+      siteName: env.COMMERCE_SITE_NAME,
+      siteDescription: env.COMMERCE_SITE_DESCRIPTION,
+      rateLimitPerMinute: env.COMMERCE_RATE_LIMIT_PER_MIN,
+      sessionTtlSeconds: env.COMMERCE_SESSION_TTL_SECONDS,
     };
     this.orchestration = {
       router: {

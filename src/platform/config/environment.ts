@@ -288,6 +288,31 @@ export class EnvironmentVariables {
   @Max(600_000)
   TASK_POLL_INTERVAL_MS = 1_000;
 
+  /** The shop's name in /.well-known/agents.json. */
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  COMMERCE_SITE_NAME = 'Switchboard Shop';
+
+  /** The shop's description in /.well-known/agents.json. */
+  @IsString()
+  @MaxLength(2_000)
+  COMMERCE_SITE_DESCRIPTION = 'A shop AI agents can browse and fill a cart in; a human confirms the order.';
+
+  /** Requests per minute per client on the agents.json API (declared in the manifest). */
+  @EnvInt()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  COMMERCE_RATE_LIMIT_PER_MIN = 120;
+
+  /** How long a shopping session (and its cart and checkout link) lives. */
+  @EnvInt()
+  @IsInt()
+  @Min(60)
+  @Max(30 * 86_400)
+  COMMERCE_SESSION_TTL_SECONDS = 3_600;
+
   /** Base64 of 32 random bytes; encrypts stored secrets. Unset: a key file in DATA_DIR. */
   @EmptyAsUnset()
   @IsOptional()

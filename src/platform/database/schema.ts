@@ -1,4 +1,9 @@
 import { A2aTaskEntity } from '../../a2a/store/entities/a2a-task.entity';
+import { CartLineEntity } from '../../commerce/entities/cart-line.entity';
+import { ContactMessageEntity } from '../../commerce/entities/contact-message.entity';
+import { OrderEntity } from '../../commerce/entities/order.entity';
+import { ProductEntity } from '../../commerce/entities/product.entity';
+import { ShopSessionEntity } from '../../commerce/entities/shop-session.entity';
 import { PushConfigEntity } from '../../a2a/push/entities/push-config.entity';
 import { PushDeliveryEntity } from '../../a2a/push/entities/push-delivery.entity';
 import { RoutingDecisionEntity } from '../../orchestration/routing-log/routing-decision.entity';
@@ -12,6 +17,7 @@ import { CreateA2aTables1763900000000 } from './migrations/1763900000000-create-
 import { CreateAgents1764000000000 } from './migrations/1764000000000-create-agents';
 import { CreateRoutingDecisions1764100000000 } from './migrations/1764100000000-create-routing-decisions';
 import { CreateTaskTrees1764200000000 } from './migrations/1764200000000-create-task-trees';
+import { CreateCommerce1764300000000 } from './migrations/1764300000000-create-commerce';
 
 /**
  * Every entity and migration, listed explicitly so the app, the CLIs and ts-jest load exactly
@@ -27,6 +33,11 @@ export const ENTITIES = [
   TaskEntity,
   TaskExecutionEntity,
   TaskPushDeliveryEntity,
+  ProductEntity,
+  ShopSessionEntity,
+  CartLineEntity,
+  OrderEntity,
+  ContactMessageEntity,
 ];
 export const MIGRATIONS = [
   CreateApiKeys1763800000000,
@@ -34,4 +45,5 @@ export const MIGRATIONS = [
   CreateAgents1764000000000,
   CreateRoutingDecisions1764100000000,
   CreateTaskTrees1764200000000,
+  CreateCommerce1764300000000,
 ];

@@ -40,6 +40,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
     if (error.code === ErrorCode.UNAUTHENTICATED) res.setHeader('WWW-Authenticate', 'Bearer realm="switchboard"');
     const requestId = typeof req.id === 'string' ? req.id : undefined;
+    const writeOwn = this.routes.errorWriterFor(req);
+    if (writeOwn) return writeOwn(error, res);
     if (this.routes.isJsonRpc(req)) {
       const httpStatus = isTransportLevel(error.code) ? status : HttpStatus.OK;
       res.status(httpStatus).json(jsonRpcErrorResponse(error, jsonRpcIdOf(req.body), this.routes.jsonRpcCodes(req)));

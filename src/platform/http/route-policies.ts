@@ -1,6 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
+import type { DomainError } from '../errors/domain-error';
 import type { JsonRpcCodeTable } from '../errors/json-rpc-error.mapping';
+
+/** Writes an error in an API's own shape (e.g. the agents.json envelope). */
+export type ErrorWriter = (error: DomainError, res: Response) => void;
 
 /**
  * Per-path HTTP policies that must be known before routing, registered by the modules that own
@@ -8,12 +12,22 @@ import type { JsonRpcCodeTable } from '../errors/json-rpc-error.mapping';
  * - JSON-RPC routes: errors raised on them, even before routing (a body that is not JSON, a
  *   missing key), are answered as JSON-RPC error objects;
  * - routes that parse their own bodies (the A2A SDK's handlers): the global JSON parser leaves
- *   them alone.
+ *   them alone;
+ * - APIs with their own error shape: their errors, even before routing, are written by them.
  */
 @Injectable()
 export class RoutePolicies {
   private readonly jsonRpc: { pattern: RegExp; codes?: JsonRpcCodeTable }[] = [];
   private readonly ownBody: RegExp[] = [];
+  private readonly errorWriters: { matches: (req: Pick<Request, 'originalUrl'>) => boolean; write: ErrorWriter }[] = [];
+
+  registerErrorWriter(matches: (req: Pick<Request, 'originalUrl'>) => boolean, write: ErrorWriter): void {
+    this.errorWriters.push({ matches, write });
+  }
+
+  errorWriterFor(req: Pick<Request, 'originalUrl'>): ErrorWriter | undefined {
+    return this.errorWriters.find((writer) => writer.matches(req))?.write;
+  }
 
   /** `codes`: the API's own error-code table, if it is not the hub's generic one. */
   registerJsonRpc(pattern: RegExp, codes?: JsonRpcCodeTable): void {

@@ -1,0 +1,42 @@
+import { Injectable, NestMiddleware } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { hashToken } from '../shop-sessions.service';
+import { AppConfig } from '../../platform/config/app-config';
+import { DomainError } from '../../platform/errors/domain-error';
+import { ErrorCode } from '../../platform/errors/error-code';
+import { KeyValueStore } from '../../platform/kv/key-value-store';
+import { isAgentsSite, sessionTokenOf, setAgentsHeaders } from './agents-http';
+import { TokenBucket } from './token-bucket';
+
+/**
+ * Before any agents.json route: the Link and CORS headers, OPTIONS preflights (204), and the rate
+ * limit declared in the manifest, per client (its session, else its address), shared by replicas.
+ */
+@Injectable()
+export class AgentsSiteMiddleware implements NestMiddleware {
+  private readonly bucket: TokenBucket;
+
+  constructor(kv: KeyValueStore, config: AppConfig) {
+    this.bucket = new TokenBucket(kv, config.commerce.rateLimitPerMinute);
+  }
+
+  async use(req: Request, res: Response, next: NextFunction): Promise<void> {
+    if (!isAgentsSite(req)) return next();
+    setAgentsHeaders(res);
+    if (req.method === 'OPTIONS') return void res.status(204).end();
+    const token = sessionTokenOf(req);
+    const decision = await this.bucket.take(token ? `s:${hashToken(token)}` : `ip:${req.ip}`);
+    res.setHeader('X-RateLimit-Limit', String(decision.limit));
+    res.setHeader('X-RateLimit-Remaining', String(decision.remaining));
+    res.setHeader(
+      'X-RateLimit-Reset',
+      String(decision.allowed ? decision.resetAt : Math.ceil(Date.now() / 1000) + decision.retryAfterSeconds),
+    );
+    if (!decision.allowed) {
+      throw new DomainError(ErrorCode.RATE_LIMITED, 'Rate limit exceeded', {
+        retryAfterSeconds: decision.retryAfterSeconds,
+      });
+    }
+    next();
+  }
+}

@@ -1,0 +1,82 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { DataSource, IsNull, Repository } from 'typeorm';
+import { AppConfig } from '../platform/config/app-config';
+import { DomainError } from '../platform/errors/domain-error';
+import { ErrorCode } from '../platform/errors/error-code';
+import { ShopSessionEntity } from './entities/shop-session.entity';
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+export function newToken(prefix: string): string {
+  return `${prefix}_${randomBytes(24).toString('base64url')}`;
+}
+
+/** Shopping sessions: random tokens, stored hashed, valid for COMMERCE_SESSION_TTL_SECONDS. */
+@Injectable()
+export class ShopSessionsService {
+  private readonly sessions: Repository<ShopSessionEntity>;
+
+  constructor(
+    @Inject(DataSource) dataSource: DataSource,
+    private readonly config: AppConfig,
+  ) {
+    this.sessions = dataSource.getRepository(ShopSessionEntity);
+  }
+
+  get ttlSeconds(): number {
+    return this.config.commerce.sessionTtlSeconds;
+  }
+
+  async create(): Promise<{ token: string; session: ShopSessionEntity }> {
+    const token = newToken('sst');
+    const now = new Date();
+    const session: ShopSessionEntity = {
+      id: randomUUID(),
+      tokenHash: hashToken(token),
+      checkoutTokenHash: null,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + this.ttlSeconds * 1000),
+      endedAt: null,
+    };
+    await this.sessions.insert(session);
+    return { token, session };
+  }
+
+  /** The live session of a token; UNAUTHENTICATED when it is missing, unknown, ended or expired. */
+  async require(token: string | undefined): Promise<ShopSessionEntity> {
+    if (!token)
+      throw unauthenticated('A session is required: POST /.well-known/agents/api/session, then send its token');
+    const session = await this.sessions.findOne({ where: { tokenHash: hashToken(token), endedAt: IsNull() } });
+    if (!session) throw unauthenticated('Invalid or ended session token');
+    if (session.expiresAt.getTime() <= Date.now()) throw unauthenticated('The session has expired; create a new one');
+    return session;
+  }
+
+  /** The session a token names, if it is live; undefined otherwise (for routes where it is optional). */
+  async optional(token: string | undefined): Promise<ShopSessionEntity | undefined> {
+    return token ? this.require(token).catch(() => undefined) : undefined;
+  }
+
+  async end(session: ShopSessionEntity): Promise<void> {
+    await this.sessions.update({ id: session.id }, { endedAt: new Date() });
+  }
+
+  /** A new checkout link token for the session (the previous link stops working). */
+  async issueCheckoutToken(session: ShopSessionEntity): Promise<string> {
+    const token = newToken('chk');
+    await this.sessions.update({ id: session.id }, { checkoutTokenHash: hashToken(token) });
+    return token;
+  }
+
+  /** The session behind a checkout link, live or not (the page explains an expired one). */
+  byCheckoutToken(token: string): Promise<ShopSessionEntity | null> {
+    return this.sessions.findOne({ where: { checkoutTokenHash: hashToken(token) } });
+  }
+}
+
+function unauthenticated(message: string): DomainError {
+  return new DomainError(ErrorCode.UNAUTHENTICATED, message);
+}

@@ -1,0 +1,327 @@
+import { DataSource } from 'typeorm';
+import { CatalogRepository } from '../src/commerce/catalog/catalog.repository';
+import { demoProducts } from '../src/commerce/catalog/demo-catalog';
+import { startTestApp, TestApp } from './support/test-app';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const API = '/.well-known/agents/api';
+
+/** The headers every agents.json answer must carry, errors included. */
+function expectAgentsHeaders(res: { headers: Record<string, string> }): void {
+  expect(res.headers.link).toBe('</.well-known/agents.json>; rel="agents"');
+  expect(res.headers['access-control-allow-origin']).toBe('*');
+  expect(res.headers['access-control-allow-methods']).toBe('GET, POST, PUT, PATCH, DELETE, OPTIONS');
+  expect(res.headers['access-control-allow-headers']).toBe(
+    'Content-Type, Authorization, X-Session-Token, X-Agent-Session',
+  );
+}
+
+describe('the agents.json shop (e2e)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ COMMERCE_RATE_LIMIT_PER_MIN: '10000' });
+    // The embedded quick start seeds the demo catalog itself; on a real database the test does.
+    const catalog = t.app.get(CatalogRepository);
+    if ((await catalog.count()) === 0) await catalog.insert(demoProducts());
+  });
+
+  afterAll(async () => t?.close());
+
+  async function session(): Promise<string> {
+    const res = await t.http().post(`${API}/session`).expect(201);
+    return res.body.data.session_token as string;
+  }
+
+  describe('discovery', () => {
+    it('serves a manifest both dialects read, with absolute endpoints from the API itself', async () => {
+      const res = await t.http().get('/.well-known/agents.json').expect(200);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expectAgentsHeaders(res);
+      const manifest = res.body as Json;
+      expect(manifest).toMatchObject({
+        schema_version: '1.0',
+        protocol_version: '1.0',
+        site: { name: 'Switchboard Shop', url: t.baseUrl },
+        session: { create: { method: 'POST', endpoint: `${t.baseUrl}${API}/session` }, ttl_seconds: 3600 },
+        rate_limit: { requests_per_minute: 10000, max_requests_per_minute: 10000 },
+      });
+      const names = (manifest.capabilities as Json[]).map((c) => c.name);
+      expect(names).toEqual([
+        'search',
+        'browse',
+        'detail',
+        'cart.add',
+        'cart.view',
+        'cart.update',
+        'cart.remove',
+        'checkout',
+        'contact',
+      ]);
+      const detail = (manifest.capabilities as Json[]).find((c) => c.name === 'detail')!;
+      expect(detail).toMatchObject({
+        method: 'GET',
+        endpoint: `${t.baseUrl}${API}/detail/:id`,
+        requires_session: false,
+      });
+      const checkout = (manifest.capabilities as Json[]).find((c) => c.name === 'checkout')!;
+      expect(checkout).toMatchObject({ requires_session: true, human_handoff: true });
+      // Every endpoint the manifest names answers (none is a 404 route).
+      for (const capability of manifest.capabilities as Json[]) {
+        const path = new URL((capability.endpoint as string).replace(':id', 'prod_mug_blue')).pathname;
+        const method = (capability.method as string).toLowerCase() as 'get' | 'post' | 'put' | 'delete';
+        const answer = await t.http()[method](path).send({});
+        expect({ path, status: answer.status, body: answer.body }).not.toMatchObject({
+          status: 404,
+          body: { error: expect.stringMatching(/^Cannot /) },
+        });
+      }
+    });
+
+    it('serves agents.txt pointing to the manifest', async () => {
+      const res = await t.http().get('/.well-known/agents.txt').expect(200);
+      expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+      expect(res.text).toContain(`manifest: ${t.baseUrl}/.well-known/agents.json`);
+      expect(res.text).toContain('schema_version: 1.0');
+      expect(res.text).toMatch(/capability: checkout POST .* requires_session human_handoff/);
+    });
+  });
+
+  describe('catalog', () => {
+    it('searches with stemming and partial words, ranked', async () => {
+      const mugs = await t.http().get(`${API}/search`).query({ q: 'mugs' }).expect(200);
+      expectAgentsHeaders(mugs);
+      expect(mugs.body).toMatchObject({ ok: true });
+      expect((mugs.body.data as Json[])[0]).toMatchObject({
+        id: 'prod_mug_blue',
+        price: 1299,
+        currency: 'USD',
+        price_display: '12.99 USD',
+      });
+      const partial = await t.http().get(`${API}/search`).query({ q: 'head', limit: 3 }).expect(200);
+      expect((partial.body.data as Json[]).map((item) => item.id)).toContain('prod_headphones');
+      const ranked = await t.http().get(`${API}/search`).query({ q: 'blue mug' }).expect(200);
+      expect(ranked.body.data[0].id).toBe('prod_mug_blue');
+      const none = await t.http().get(`${API}/search`).query({ q: 'zzzzqqq' }).expect(200);
+      expect(none.body).toEqual({ ok: true, data: [] });
+    });
+
+    it('browses by page and category, and details one item', async () => {
+      const page = await t.http().get(`${API}/browse`).query({ page: 1, limit: 2, category: 'kitchen' }).expect(200);
+      expect(page.body.data).toMatchObject({ total: 4, page: 1, limit: 2 });
+      expect(page.body.data.items).toHaveLength(2);
+      const second = await t.http().get(`${API}/browse`).query({ page: 2, limit: 2, category: 'kitchen' }).expect(200);
+      expect(second.body.data.items.map((i: Json) => i.id)).not.toContain(page.body.data.items[0].id);
+      const detail = await t.http().get(`${API}/detail/prod_teapot`).expect(200);
+      expect(detail.body.data).toMatchObject({ id: 'prod_teapot', name: 'Cast Iron Teapot', stock: 8 });
+    });
+
+    it.each([
+      ['an unknown item', 'get', `${API}/detail/prod_nothing`, 404, /Item not found/],
+      ['a search without q', 'get', `${API}/search`, 400, /q /],
+      ['a limit out of range', 'get', `${API}/search?q=mug&limit=500`, 400, /limit/],
+      ['a page that is not a number', 'get', `${API}/browse?page=two`, 400, /page/],
+      ['an unknown API route', 'get', `${API}/teleport`, 404, /./],
+    ])('answers %s with its status and the error envelope', async (_, method, path, status, message) => {
+      const res = await t.http()[method as 'get'](path).expect(status);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expectAgentsHeaders(res);
+      expect(res.body).toEqual({ ok: false, error: expect.stringMatching(message) });
+    });
+
+    it('answers preflights with 204 and the CORS headers', async () => {
+      const res = await t.http().options(`${API}/cart/add`).set('Origin', 'https://agent.example').expect(204);
+      expectAgentsHeaders(res);
+    });
+  });
+
+  describe('sessions and carts', () => {
+    it('runs the whole flow: session, add, view, update, remove, checkout, confirm, end', async () => {
+      const created = await t.http().post(`${API}/session`).expect(201);
+      expect(created.body.data).toMatchObject({
+        ttl_seconds: 3600,
+        capabilities: expect.arrayContaining(['cart.add']),
+      });
+      const token = created.body.data.session_token as string;
+      expect(new Date(created.body.data.expires_at).getTime()).toBeGreaterThan(Date.now());
+
+      const added = await t
+        .http()
+        .post(`${API}/cart/add`)
+        .set('Authorization', `Bearer ${token}`)
+        .send({ item_id: 'prod_mug_blue', quantity: 2, price: 1, name: 'free mug' })
+        .expect(201);
+      expect(added.body).toEqual({ ok: true, data: { item_id: 'prod_mug_blue', quantity: 2, cart_size: 2 } });
+      await t
+        .http()
+        .post(`${API}/cart/add`)
+        .set('X-Session-Token', token)
+        .send({ item_id: 'prod_beans', quantity: 1 })
+        .expect(201);
+
+      const view = await t.http().get(`${API}/cart/view`).set('X-Agent-Session', token).expect(200);
+      expect(view.body.data).toMatchObject({ subtotal: 2 * 1299 + 1599, currency: 'USD', item_count: 3 });
+      expect(view.body.data.items[0]).toMatchObject({
+        item_id: 'prod_mug_blue',
+        name: 'Blue Ceramic Mug',
+        unit_price: 1299,
+      });
+
+      const updated = await t
+        .http()
+        .put(`${API}/cart/update`)
+        .set('X-Session-Token', token)
+        .send({ item_id: 'prod_mug_blue', quantity: 3 })
+        .expect(200);
+      expect(updated.body.data).toEqual({ item_id: 'prod_mug_blue', quantity: 3 });
+      const removed = await t
+        .http()
+        .delete(`${API}/cart/remove`)
+        .set('X-Session-Token', token)
+        .send({ item_id: 'prod_beans' })
+        .expect(200);
+      expect(removed.body.data).toEqual({ item_id: 'prod_beans', removed: true });
+      await t.http().delete(`${API}/cart/remove?item_id=prod_beans`).set('X-Session-Token', token).expect(404);
+
+      const checkout = await t.http().post(`${API}/checkout`).set('X-Session-Token', token).expect(200);
+      expect(checkout.body.data).toMatchObject({ human_handoff: true });
+      expect(checkout.body.data.handoff_url).toBe(checkout.body.data.checkout_url);
+      const pagePath = new URL(checkout.body.data.checkout_url as string).pathname;
+
+      const page = await t.http().get(pagePath).expect(200);
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(page.text).toContain('Blue Ceramic Mug');
+      expect(page.text).toContain('38.97 USD');
+      expect(page.text).toContain(`action="${pagePath}/confirm"`);
+      const confirmed = await t.http().post(`${pagePath}/confirm`).expect(200);
+      expect(confirmed.text).toContain('Order confirmed');
+      const orderId = /order <strong>([0-9a-f-]+)<\/strong>/.exec(confirmed.text)![1];
+      const again = await t.http().post(`${pagePath}/confirm`).expect(200);
+      expect(again.text).toContain(orderId);
+      const [{ count }] = await t.app
+        .get(DataSource)
+        .query(`SELECT count(*)::int AS count FROM orders WHERE id = $1`, [orderId]);
+      expect(count).toBe(1);
+
+      expect((await t.http().delete(`${API}/session`).set('X-Session-Token', token).expect(200)).body).toEqual({
+        ok: true,
+        data: { ended: true },
+      });
+      const ended = await t.http().get(`${API}/cart/view`).set('X-Session-Token', token).expect(401);
+      expectAgentsHeaders(ended);
+      expect(ended.body).toEqual({ ok: false, error: expect.stringMatching(/session/i) });
+    });
+
+    it('needs a live session where the manifest says so', async () => {
+      const missing = await t.http().get(`${API}/cart/view`).expect(401);
+      expect(missing.body).toEqual({ ok: false, error: expect.stringMatching(/session is required/) });
+      await t.http().post(`${API}/checkout`).set('Authorization', 'Bearer sst_forged').expect(401);
+      const token = await session();
+      await t.app
+        .get(DataSource)
+        .query(`UPDATE shop_sessions SET expires_at = now() - interval '1 second' WHERE expires_at > now()`);
+      const expired = await t.http().get(`${API}/cart/view`).set('X-Session-Token', token).expect(401);
+      expect(expired.body.error).toMatch(/expired/);
+    });
+
+    it('rejects bad cart input naming the field, and unknown items with 404', async () => {
+      const token = await session();
+      const add = (body: object) => t.http().post(`${API}/cart/add`).set('X-Session-Token', token).send(body);
+      expect((await add({ item_id: 'prod_mug_blue', quantity: 0 }).expect(400)).body.error).toMatch(/quantity/);
+      expect((await add({ item_id: 'prod_mug_blue', quantity: 1.5 }).expect(400)).body.error).toMatch(/quantity/);
+      expect((await add({ item_id: 'prod_mug_blue' }).expect(400)).body.error).toMatch(/quantity/);
+      expect((await add({ item_id: 'prod_teapot', quantity: 9 }).expect(400)).body.error).toMatch(
+        /quantity: only 8 in stock/,
+      );
+      expect((await add({ item_id: 'prod_unknown', quantity: 1 }).expect(404)).body.error).toMatch(/Item not found/);
+      expect((await add({ quantity: 1 }).expect(400)).body.error).toMatch(/item_id/);
+      const malformed = await t
+        .http()
+        .post(`${API}/cart/add`)
+        .set('X-Session-Token', token)
+        .set('Content-Type', 'application/json')
+        .send('{"item_id":');
+      expect(malformed.status).toBe(400);
+      expect(malformed.body).toEqual({ ok: false, error: expect.any(String) });
+      expectAgentsHeaders(malformed);
+      const update = await t
+        .http()
+        .put(`${API}/cart/update`)
+        .set('X-Session-Token', token)
+        .send({ item_id: 'prod_pen', quantity: 1 })
+        .expect(404);
+      expect(update.body.error).toMatch(/not in the cart/);
+      const empty = await t.http().post(`${API}/checkout`).set('X-Session-Token', token).expect(400);
+      expect(empty.body.error).toMatch(/cart is empty/);
+    });
+
+    it('loses nothing when one cart is filled concurrently, and never exceeds the stock', async () => {
+      const token = await session();
+      const adds = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          t.http().post(`${API}/cart/add`).set('X-Session-Token', token).send({ item_id: 'prod_teapot', quantity: 1 }),
+        ),
+      );
+      expect(adds.filter((res) => res.status === 201)).toHaveLength(8);
+      expect(adds.filter((res) => res.status === 400)).toHaveLength(2);
+      const view = await t.http().get(`${API}/cart/view`).set('X-Session-Token', token).expect(200);
+      expect(view.body.data.items).toEqual([expect.objectContaining({ item_id: 'prod_teapot', quantity: 8 })]);
+    });
+
+    it('stores contact messages and validates them', async () => {
+      const sent = await t
+        .http()
+        .post(`${API}/contact`)
+        .send({ name: 'Ada', email: 'ada@example.com', message: 'Hi' })
+        .expect(200);
+      expect(sent.body).toEqual({ ok: true, data: { sent: true } });
+      const bad = await t
+        .http()
+        .post(`${API}/contact`)
+        .send({ name: 'Ada', email: 'not-an-email', message: 'Hi' })
+        .expect(400);
+      expect(bad.body.error).toMatch(/email/);
+      const [{ count }] = await t.app.get(DataSource).query(`SELECT count(*)::int AS count FROM contact_messages`);
+      expect(count).toBe(1);
+    });
+
+    it('explains expired and unknown checkout links to the human', async () => {
+      await t.http().get('/shop/checkout/chk_not-a-real-link').expect(404);
+      const token = await session();
+      await t
+        .http()
+        .post(`${API}/cart/add`)
+        .set('X-Session-Token', token)
+        .send({ item_id: 'prod_pen', quantity: 1 })
+        .expect(201);
+      const checkout = await t.http().post(`${API}/checkout`).set('X-Session-Token', token).expect(200);
+      await t.http().delete(`${API}/session`).set('X-Session-Token', token).expect(200);
+      const page = await t
+        .http()
+        .get(new URL(checkout.body.data.checkout_url as string).pathname)
+        .expect(410);
+      expect(page.text).toContain('expired');
+    });
+  });
+});
+
+describe('the agents.json rate limit (e2e)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ COMMERCE_RATE_LIMIT_PER_MIN: '3' });
+  });
+  afterAll(async () => t?.close());
+
+  it('answers 429 with an honest, short Retry-After and the envelope once the budget is spent', async () => {
+    for (let i = 0; i < 3; i++) await t.http().get('/.well-known/agents/api/browse').expect(200);
+    const limited = await t.http().get('/.well-known/agents/api/browse').expect(429);
+    expect(limited.body).toEqual({ ok: false, error: 'Rate limit exceeded' });
+    expectAgentsHeaders(limited);
+    expect(limited.headers['x-ratelimit-remaining']).toBe('0');
+    const retryAfter = Number(limited.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(20);
+    expect(Number(limited.headers['x-ratelimit-reset'])).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000));
+  });
+});
