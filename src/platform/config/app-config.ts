@@ -29,7 +29,12 @@ export class AppConfig {
   readonly registry: { healthCheckIntervalSeconds: number; remoteAgentTimeoutMs: number };
   readonly secretsKey?: string;
   readonly tasks: { concurrency: number; maxTreesPerReplica: number; leaseMs: number; pollIntervalMs: number };
-  readonly commerce: { siteName: string; siteDescription: string; rateLimitPerMinute: number; sessionTtlSeconds: number };
+  readonly commerce: {
+    siteName: string;
+    siteDescription: string;
+    rateLimitPerMinute: number;
+    sessionTtlSeconds: number;
+  };
   readonly orchestration: {
     router: { model?: string; baseUrl: string; apiKey?: string; fallback: 'default' | 'error'; timeoutMs: number };
     multiAgent: boolean;
