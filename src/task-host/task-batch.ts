@@ -3,7 +3,7 @@ import { FieldProblem, DomainError } from '../platform/errors/domain-error';
 import { ErrorCode } from '../platform/errors/error-code';
 import { validateInput } from '../platform/validation/validate-input';
 import { DependencyInputDto, MAX_TASKS_PER_BATCH, TaskInputDto } from './dto/task-input.dto';
-import type { TaskDependency, TaskEntity } from './entities/task.entity';
+import { notYetRun, TaskDependency, TaskEntity } from './entities/task.entity';
 import { methodOf } from './executors/task-executor.registry';
 import { describeCycle, findCycle } from './task-graph';
 
@@ -197,17 +197,7 @@ export function planBatch(inputs: TaskInputDto[], context: BatchContext): TaskEn
       params: input.params ?? {},
       schemas: input.schemas ?? {},
       dependencies: dependencies[index],
-      status: 'pending',
-      result: null,
-      error: null,
-      progress: 0,
-      attempt: 0,
-      executionId: null,
-      version: 1,
-      createdAt: context.now,
-      updatedAt: context.now,
-      startedAt: null,
-      completedAt: null,
+      ...notYetRun(context.now),
     } satisfies TaskEntity;
   });
   // Parents before children, as the parent_id foreign key wants them inserted.

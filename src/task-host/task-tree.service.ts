@@ -5,7 +5,7 @@ import { DomainError } from '../platform/errors/domain-error';
 import { ErrorCode } from '../platform/errors/error-code';
 import type { TaskInputDto, TaskUpdateDto } from './dto/task-input.dto';
 import { TaskTreeNode, toTreeNode } from './dto/task.view';
-import { TaskEntity, TaskStatus } from './entities/task.entity';
+import { notYetRun, TaskEntity, TaskStatus } from './entities/task.entity';
 import { ExecutionRepository } from './engine/execution.repository';
 import { methodOf, TaskExecutorRegistry } from './executors/task-executor.registry';
 import { canSee, taskNotFound, visibleTask } from './task-access';
@@ -222,17 +222,7 @@ export class TaskTreeService {
           rootId,
           parentId: taskId === original.id ? original.parentId : copyOf.get(source.parentId!)!,
           dependencies: source.dependencies.map((d) => ({ ...d, id: copyOf.get(d.id) ?? d.id })),
-          status: 'pending',
-          result: null,
-          error: null,
-          progress: 0,
-          attempt: 0,
-          executionId: null,
-          version: 1,
-          createdAt: now,
-          updatedAt: now,
-          startedAt: null,
-          completedAt: null,
+          ...notYetRun(now),
         };
       });
       await tx.insert(rows);

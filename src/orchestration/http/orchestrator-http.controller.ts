@@ -5,6 +5,7 @@ import { DEFAULT_AGENT_ID } from '../../a2a/agent-profile';
 import { AgentHost } from '../../a2a/hosting/agent-host';
 import { CurrentPrincipal, RequireScopes } from '../../platform/auth/auth.decorators';
 import type { Principal } from '../../platform/auth/principal';
+import { acceptsEventStream, startEventStream } from '../../platform/http/event-stream';
 import { RateLimit } from '../../platform/rate-limit/rate-limit.decorator';
 import { ConversationService } from '../conversation.service';
 import { ConversationReplyDto, ConversationRequestDto } from './conversation.dto';
@@ -57,12 +58,7 @@ export class OrchestratorHttpController {
     const conversationId = this.conversations.conversationIdFor(body.context?.conversationId);
     if (!acceptsEventStream(req)) return this.conversations.reply(principal, body.text, conversationId);
 
-    res.status(200);
-    res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-cache');
-    res.setHeader('Connection', 'keep-alive');
-    res.setHeader('X-Accel-Buffering', 'no');
-    res.flushHeaders();
+    startEventStream(res);
     const send = (event: string, data: Record<string, unknown>) =>
       res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`);
     send('metadata', { conversationId });
@@ -75,8 +71,4 @@ export class OrchestratorHttpController {
     }
     res.end();
   }
-}
-
-function acceptsEventStream(req: Request): boolean {
-  return /\btext\/event-stream\b/i.test(req.headers.accept ?? '');
 }

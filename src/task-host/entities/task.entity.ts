@@ -87,3 +87,35 @@ export class TaskEntity {
   @Column('timestamptz', { name: 'completed_at', nullable: true })
   completedAt: Date | null;
 }
+
+/** The state of a task that has not run: for new tasks and copies. */
+export function notYetRun(
+  now: Date,
+): Pick<
+  TaskEntity,
+  | 'status'
+  | 'result'
+  | 'error'
+  | 'progress'
+  | 'attempt'
+  | 'executionId'
+  | 'version'
+  | 'createdAt'
+  | 'updatedAt'
+  | 'startedAt'
+  | 'completedAt'
+> {
+  return {
+    status: 'pending',
+    result: null,
+    error: null,
+    progress: 0,
+    attempt: 0,
+    executionId: null,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+    startedAt: null,
+    completedAt: null,
+  };
+}

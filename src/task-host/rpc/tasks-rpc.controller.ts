@@ -14,6 +14,7 @@ import {
   JsonRpcId,
 } from '../../platform/errors/json-rpc-error.mapping';
 import { idOf, StreamedResult } from '../../platform/json-rpc/json-rpc';
+import { startEventStream } from '../../platform/http/event-stream';
 import { RateLimit } from '../../platform/rate-limit/rate-limit.decorator';
 import type { TaskEvent } from '../engine/task-events';
 import { taskRpcCodeFor } from './task-rpc-codes';
@@ -79,12 +80,7 @@ export class TasksRpcController {
 
   /** SSE: the JSON-RPC envelope first, then `{event, data}` per event, keepalive comments between. */
   private async stream(req: Request, res: Response, id: JsonRpcId, reply: StreamedResult<TaskEvent>): Promise<void> {
-    res.status(200);
-    res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-cache');
-    res.setHeader('Connection', 'keep-alive');
-    res.setHeader('X-Accel-Buffering', 'no');
-    res.flushHeaders();
+    startEventStream(res);
     res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id, result: reply.result })}\n\n`);
     const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
     const iterator = reply.events[Symbol.asyncIterator]();
