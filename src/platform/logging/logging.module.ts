@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { hostname } from 'node:os';
 import { AppConfig } from '../config/app-config';
+import { loggableUrl } from './loggable-url';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -26,7 +27,7 @@ function requestSummary(req: IncomingMessage & { id?: unknown; raw?: IncomingMes
   return {
     id: req.id,
     method: raw.method,
-    url: raw.url,
+    url: loggableUrl(raw.url),
     remoteAddress: raw.socket?.remoteAddress,
     userAgent: raw.headers['user-agent'],
     contentLength: raw.headers['content-length'],
