@@ -10,7 +10,8 @@ import { CliModule } from './cli.module';
 export class UsageError extends Error {}
 
 /**
- * Boots the CLI context, runs one command and exits: 0 on success, 1 on failure, 2 on bad usage.
+ * Boots the CLI context, runs one command and exits: 0 on success (or the `process.exitCode` the
+ * command set), 1 on failure, 2 on bad usage.
  * Messages go to stderr; results to stdout.
  */
 export function runCli(
@@ -29,7 +30,7 @@ export function runCli(
       await app.close();
     }
   })().then(
-    () => process.exit(0),
+    () => process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0),
     (error: unknown) => {
       if (error instanceof UsageError) {
         process.stderr.write(`${error.message}\n\n${usage}\n`);

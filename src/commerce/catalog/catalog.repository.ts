@@ -32,6 +32,21 @@ export class CatalogRepository {
       await this.products.insert(products.slice(i, i + 1_000) as QueryDeepPartialEntity<ProductEntity>[]);
   }
 
+  /** Inserts or replaces (by id) every product, in one transaction: all of them or none. */
+  async upsertAll(products: ProductEntity[]): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      for (let i = 0; i < products.length; i += 1_000) {
+        await manager
+          .createQueryBuilder()
+          .insert()
+          .into(ProductEntity)
+          .values(products.slice(i, i + 1_000) as QueryDeepPartialEntity<ProductEntity>[])
+          .orUpdate(['name', 'description', 'price_minor', 'currency', 'category', 'stock', 'attributes'], ['id'])
+          .execute();
+      }
+    });
+  }
+
   /**
    * Ranked full-text search (English stemming, so "mugs" finds "mug"; every word also matches as a
    * prefix, so "blu" finds "blue"). All words must match; if none does, any word may.
