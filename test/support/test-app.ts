@@ -40,29 +40,36 @@ export async function startTestApp(
   backends?: TestBackends,
 ): Promise<TestApp> {
   const own = backends ?? (await provisionBackends());
-  const grpcPort = await freePort();
-  const merged: Record<string, string | undefined> = {
-    ...ORIGINAL_ENV,
-    NODE_ENV: 'test',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    GRPC_PORT: String(grpcPort),
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    ADMIN_API_KEY: TEST_ADMIN_KEY,
-    ...own.env,
-    ...env,
-  };
-  process.env = Object.fromEntries(
-    Object.entries(merged).filter((entry): entry is [string, string] => entry[1] !== undefined),
-  );
   let app: NestExpressApplication | undefined;
-  try {
-    app = await createApp();
-    await startApp(app);
-  } catch (error) {
-    await app?.close().catch(() => undefined);
-    if (!backends) await own.cleanup();
-    throw error;
+  let grpcPort = 0;
+  // A free port can be taken by another test process before gRPC binds it: try another one.
+  for (let attempt = 1; !app; attempt++) {
+    grpcPort = await freePort();
+    const merged: Record<string, string | undefined> = {
+      ...ORIGINAL_ENV,
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      GRPC_PORT: String(grpcPort),
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      ADMIN_API_KEY: TEST_ADMIN_KEY,
+      ...own.env,
+      ...env,
+    };
+    process.env = Object.fromEntries(
+      Object.entries(merged).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    );
+    let candidate: NestExpressApplication | undefined;
+    try {
+      candidate = await createApp();
+      await startApp(candidate);
+      app = candidate;
+    } catch (error) {
+      await candidate?.close().catch(() => undefined);
+      if (attempt < 5 && /EADDRINUSE/.test(String((error as Error)?.message))) continue;
+      if (!backends) await own.cleanup();
+      throw error;
+    }
   }
   const { port } = app.getHttpServer().address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
