@@ -24,7 +24,7 @@ describe('the agents.json shop (e2e)', () => {
     t = await startTestApp({ COMMERCE_RATE_LIMIT_PER_MIN: '10000' });
     // The embedded quick start seeds the demo catalog itself; on a real database the test does.
     const catalog = t.app.get(CatalogRepository);
-    if ((await catalog.count()) === 0) await catalog.insert(demoProducts());
+    if ((await catalog.count()) === 0) await catalog.upsertAll(demoProducts());
   });
 
   afterAll(async () => t?.close());

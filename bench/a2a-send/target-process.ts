@@ -6,8 +6,7 @@
  * `profile-start` and `profile-stop` requests. It shuts down (removing what it created) on
  * `stop`, on SIGINT/SIGTERM, or when the parent goes away.
  */
-import { writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
+import { Profiler } from '../profiler';
 import { startEchoServer } from './echo-agent';
 import { HubOptions, startHub } from './hub';
 
@@ -70,28 +69,6 @@ async function start(kind: TargetKind, options: HubOptions): Promise<Running> {
 function usage(): TargetStats {
   const cpu = process.cpuUsage();
   return { cpuMicros: cpu.user + cpu.system, rssBytes: process.memoryUsage.rss() };
-}
-
-/** CPU profile of this process over a measured window (not of boot), via the inspector. */
-class Profiler {
-  private session?: Session;
-
-  async start(): Promise<void> {
-    this.session = new Session();
-    this.session.connect();
-    await this.session.post('Profiler.enable');
-    await this.session.post('Profiler.setSamplingInterval', { interval: 500 });
-    await this.session.post('Profiler.start');
-  }
-
-  async stop(path: string): Promise<string> {
-    if (!this.session) throw new Error('profiling was not started');
-    const { profile } = await this.session.post('Profiler.stop');
-    this.session.disconnect();
-    this.session = undefined;
-    writeFileSync(path, JSON.stringify(profile));
-    return path;
-  }
 }
 
 async function main(): Promise<void> {

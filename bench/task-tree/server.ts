@@ -12,10 +12,9 @@
 import 'reflect-metadata';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { Profiler } from '../profiler';
 
 export interface ServerOptions {
   /** TASK_CONCURRENCY: tasks of one tree run at once. */
@@ -124,27 +123,6 @@ async function start(options: ServerOptions): Promise<{ info: ServerInfo; close(
     await app?.close().catch(() => undefined);
     await backends.cleanup().catch(() => undefined);
     throw error;
-  }
-}
-
-class Profiler {
-  private session?: Session;
-
-  async start(): Promise<void> {
-    this.session = new Session();
-    this.session.connect();
-    await this.session.post('Profiler.enable');
-    await this.session.post('Profiler.setSamplingInterval', { interval: 500 });
-    await this.session.post('Profiler.start');
-  }
-
-  async stop(path: string): Promise<string> {
-    if (!this.session) throw new Error('profiling was not started');
-    const { profile } = await this.session.post('Profiler.stop');
-    this.session.disconnect();
-    this.session = undefined;
-    writeFileSync(path, JSON.stringify(profile));
-    return path;
   }
 }
 

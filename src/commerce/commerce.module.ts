@@ -48,7 +48,7 @@ export class CommerceModule implements NestModule, OnApplicationBootstrap {
   /** The embedded quick start sells something at once: a demo catalog when the catalog is empty. */
   async onApplicationBootstrap(): Promise<void> {
     if (this.config.database.mode !== 'embedded' || (await this.catalog.count()) > 0) return;
-    await this.catalog.insert(demoProducts());
+    await this.catalog.upsertAll(demoProducts());
     this.logger.log('Seeded the demo catalog (embedded database, empty catalog)');
   }
 }

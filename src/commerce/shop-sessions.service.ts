@@ -1,14 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { sha256Hex } from '../platform/crypto/sha256';
 import { DataSource, IsNull, Repository } from 'typeorm';
 import { AppConfig } from '../platform/config/app-config';
 import { DomainError } from '../platform/errors/domain-error';
 import { ErrorCode } from '../platform/errors/error-code';
 import { ShopSessionEntity } from './entities/shop-session.entity';
-
-export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
-}
 
 export function newToken(prefix: string): string {
   return `${prefix}_${randomBytes(24).toString('base64url')}`;
@@ -35,7 +32,7 @@ export class ShopSessionsService {
     const now = new Date();
     const session: ShopSessionEntity = {
       id: randomUUID(),
-      tokenHash: hashToken(token),
+      tokenHash: sha256Hex(token),
       checkoutTokenHash: null,
       createdAt: now,
       expiresAt: new Date(now.getTime() + this.ttlSeconds * 1000),
@@ -49,7 +46,7 @@ export class ShopSessionsService {
   async require(token: string | undefined): Promise<ShopSessionEntity> {
     if (!token)
       throw unauthenticated('A session is required: POST /.well-known/agents/api/session, then send its token');
-    const session = await this.sessions.findOne({ where: { tokenHash: hashToken(token), endedAt: IsNull() } });
+    const session = await this.sessions.findOne({ where: { tokenHash: sha256Hex(token), endedAt: IsNull() } });
     if (!session) throw unauthenticated('Invalid or ended session token');
     if (session.expiresAt.getTime() <= Date.now()) throw unauthenticated('The session has expired; create a new one');
     return session;
@@ -67,13 +64,13 @@ export class ShopSessionsService {
   /** A new checkout link token for the session (the previous link stops working). */
   async issueCheckoutToken(session: ShopSessionEntity): Promise<string> {
     const token = newToken('chk');
-    await this.sessions.update({ id: session.id }, { checkoutTokenHash: hashToken(token) });
+    await this.sessions.update({ id: session.id }, { checkoutTokenHash: sha256Hex(token) });
     return token;
   }
 
   /** The session behind a checkout link, live or not (the page explains an expired one). */
   byCheckoutToken(token: string): Promise<ShopSessionEntity | null> {
-    return this.sessions.findOne({ where: { checkoutTokenHash: hashToken(token) } });
+    return this.sessions.findOne({ where: { checkoutTokenHash: sha256Hex(token) } });
   }
 }
 

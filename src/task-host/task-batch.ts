@@ -1,3 +1,4 @@
+import { isUUID } from 'class-validator';
 import { randomUUID } from 'node:crypto';
 import { FieldProblem, DomainError } from '../platform/errors/domain-error';
 import { ErrorCode } from '../platform/errors/error-code';
@@ -7,10 +8,9 @@ import { notYetRun, TaskDependency, TaskEntity } from './entities/task.entity';
 import { methodOf } from './executors/task-executor.registry';
 import { describeCycle, findCycle } from './task-graph';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
+/** Task ids are UUIDs: anything else cannot name a task (and must not reach a uuid column). */
 export function isUuid(value: string): boolean {
-  return UUID.test(value);
+  return isUUID(value);
 }
 
 /**

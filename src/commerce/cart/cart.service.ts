@@ -48,7 +48,9 @@ export class CartService {
     return { quantity: rows[0].quantity, cartSize: await this.size(session) };
   }
 
+  /** Sets the line's quantity; 0 removes the line. */
   async update(session: ShopSessionEntity, itemId: string, quantity: number): Promise<void> {
+    if (quantity === 0) return this.remove(session, itemId);
     const product = await this.catalog.findById(itemId);
     if (!product) throw itemNotFound(itemId);
     if (quantity > product.stock) throw tooMany(product.stock);

@@ -27,11 +27,6 @@ export class CatalogRepository {
     return this.products.count();
   }
 
-  async insert(products: ProductEntity[]): Promise<void> {
-    for (let i = 0; i < products.length; i += 1_000)
-      await this.products.insert(products.slice(i, i + 1_000) as QueryDeepPartialEntity<ProductEntity>[]);
-  }
-
   /** Inserts or replaces (by id) every product, in one transaction: all of them or none. */
   async upsertAll(products: ProductEntity[]): Promise<void> {
     await this.dataSource.transaction(async (manager) => {

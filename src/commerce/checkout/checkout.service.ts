@@ -44,19 +44,14 @@ export class CheckoutService {
   }
 
   async page(token: string): Promise<CheckoutPage> {
-    const session = await this.sessions.byCheckoutToken(token);
-    if (!session) return { state: 'unknown' };
-    const order = await this.orders.findOne({ where: { sessionId: session.id } });
-    if (order) return { state: 'ordered', order };
-    if (session.endedAt || session.expiresAt.getTime() <= Date.now()) return { state: 'expired' };
-    return { state: 'open', cart: await this.carts.view(session), expiresAt: session.expiresAt };
+    return this.pageOf(await this.sessions.byCheckoutToken(token));
   }
 
   /** Records the order (once per session) from the cart as it is now. */
   async confirm(token: string): Promise<CheckoutPage> {
-    const page = await this.page(token);
-    if (page.state !== 'open') return page;
-    const session = (await this.sessions.byCheckoutToken(token))!;
+    const session = await this.sessions.byCheckoutToken(token);
+    const page = await this.pageOf(session);
+    if (page.state !== 'open' || !session) return page;
     const { cart } = page;
     if (cart.items.length === 0 || cart.currency === null) return page;
     await this.dataSource.query(
@@ -64,6 +59,14 @@ export class CheckoutService {
        VALUES ($1, $2, $3::jsonb, $4, $5, now()) ON CONFLICT (session_id) DO NOTHING`,
       [randomUUID(), session.id, JSON.stringify(cart.items), cart.subtotal, cart.currency],
     );
-    return this.page(token);
+    return this.pageOf(session);
+  }
+
+  private async pageOf(session: ShopSessionEntity | null): Promise<CheckoutPage> {
+    if (!session) return { state: 'unknown' };
+    const order = await this.orders.findOne({ where: { sessionId: session.id } });
+    if (order) return { state: 'ordered', order };
+    if (session.endedAt || session.expiresAt.getTime() <= Date.now()) return { state: 'expired' };
+    return { state: 'open', cart: await this.carts.view(session), expiresAt: session.expiresAt };
   }
 }

@@ -87,8 +87,7 @@ export class AgentsApiController {
   @Put(routeOf('cart.update'))
   async update(@Req() req: Request, @Body() body: CartUpdateDto) {
     const session = await this.sessions.require(sessionTokenOf(req));
-    if (body.quantity === 0) await this.carts.remove(session, body.item_id);
-    else await this.carts.update(session, body.item_id, body.quantity);
+    await this.carts.update(session, body.item_id, body.quantity);
     return { item_id: body.item_id, quantity: body.quantity };
   }
 

@@ -1,7 +1,7 @@
 import { Injectable, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import { hashToken } from '../shop-sessions.service';
 import { AppConfig } from '../../platform/config/app-config';
+import { sha256Hex } from '../../platform/crypto/sha256';
 import { DomainError } from '../../platform/errors/domain-error';
 import { ErrorCode } from '../../platform/errors/error-code';
 import { KeyValueStore } from '../../platform/kv/key-value-store';
@@ -25,7 +25,7 @@ export class AgentsSiteMiddleware implements NestMiddleware {
     setAgentsHeaders(res);
     if (req.method === 'OPTIONS') return void res.status(204).end();
     const token = sessionTokenOf(req);
-    const decision = await this.bucket.take(token ? `s:${hashToken(token)}` : `ip:${req.ip}`);
+    const decision = await this.bucket.take(token ? `s:${sha256Hex(token)}` : `ip:${req.ip}`);
     res.setHeader('X-RateLimit-Limit', String(decision.limit));
     res.setHeader('X-RateLimit-Remaining', String(decision.remaining));
     res.setHeader(

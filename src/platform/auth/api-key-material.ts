@@ -1,4 +1,5 @@
-import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { sha256Hex } from '../crypto/sha256';
 
 const PREFIX_LENGTH = 12;
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
@@ -25,7 +26,7 @@ export function lookupPrefix(key: string): string {
 }
 
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return sha256Hex(key);
 }
 
 /** Constant-time comparison of two hex digests. */

@@ -75,10 +75,6 @@ export class JsonRpcDispatcher<C> {
     private readonly codes: JsonRpcCodeTable,
   ) {}
 
-  has(method: string): boolean {
-    return this.methods.has(method);
-  }
-
   /** Answers a parsed body: one reply, an array of them (batch), or null (only notifications). */
   async dispatch(body: unknown, call: C): Promise<JsonRpcReply | JsonRpcReply[] | StreamedResult<unknown> | null> {
     if (Array.isArray(body)) {

@@ -22,15 +22,6 @@ export class ExecutionRepository {
     return (manager ?? this.dataSource.manager).findOne(TaskExecutionEntity, { where: { rootId, status: 'running' } });
   }
 
-  findById(id: string): Promise<TaskExecutionEntity | null> {
-    return this.dataSource.manager.findOne(TaskExecutionEntity, { where: { id } });
-  }
-
-  /** The newest execution of a tree. */
-  latest(rootId: string): Promise<TaskExecutionEntity | null> {
-    return this.dataSource.manager.findOne(TaskExecutionEntity, { where: { rootId }, order: { createdAt: 'DESC' } });
-  }
-
   /** Takes up to `limit` running executions nobody holds a live lease on. */
   async claim(owner: string, leaseMs: number, limit: number): Promise<TaskExecutionEntity[]> {
     if (limit < 1) return [];
