@@ -91,6 +91,8 @@ export class TaskTreeService {
         throw new DomainError(ErrorCode.CONFLICT, `Task ${id} is executing; update it when it has finished`, {
           details: { status: task.status },
         });
+      // A pending task of an executing tree may be picked up at any moment: its inputs are not ours to change.
+      await this.assertNotRunning(tx, task.rootId);
       const method = methodOf(changes.schemas);
       if (changes.schemas && changes.schemas.method !== undefined && typeof changes.schemas.method !== 'string')
         throw DomainError.validation([{ field: 'schemas.method', reason: 'must be a string' }]);
