@@ -19,6 +19,7 @@ import { RedisModule } from './platform/redis/redis.module';
 import { SystemModule } from './platform/system/system.module';
 import { OrchestrationModule } from './orchestration/orchestration.module';
 import { CommerceModule } from './commerce/commerce.module';
+import { McpModule } from './mcp/mcp.module';
 import { RegistryModule } from './registry/registry.module';
 import { TaskHostModule } from './task-host/task-host.module';
 
@@ -42,6 +43,7 @@ import { TaskHostModule } from './task-host/task-host.module';
     OrchestrationModule,
     TaskHostModule,
     CommerceModule,
+    McpModule,
   ],
   providers: [
     { provide: APP_FILTER, useClass: AllExceptionsFilter },

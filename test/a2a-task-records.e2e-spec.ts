@@ -37,7 +37,7 @@ describe('A2A task records for operators: /internal/orchestration/tasks (e2e)', 
       contextId,
       status: { state, message: undefined, timestamp: new Date().toISOString() },
       artifacts: [],
-      history: [userMessage('turn on the lights', contextId)],
+      history: [userMessage("what's in my shopping cart?", contextId)],
       metadata,
     };
     await store.save(task, new ServerCallContext({ user: new A2aUser(new Principal('k', 'k', 'bob', ['messages'])) }));
@@ -93,7 +93,7 @@ describe('A2A task records for operators: /internal/orchestration/tasks (e2e)', 
       .set('X-Api-Key', opsKey)
       .expect(202);
     expect(res.body).toEqual({ taskId: id, agentId: 'orchestrator', state: 'working', status: 'enqueued' });
-    // The orchestrator picks it up again and finishes it (no agents are registered: it says so).
+    // The orchestrator picks it up again and finishes it (the built-in shop answers the cart question).
     const deadline = Date.now() + 10_000;
     let state = 'TASK_STATE_WORKING';
     while (state === 'TASK_STATE_WORKING' && Date.now() < deadline) {

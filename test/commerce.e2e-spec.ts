@@ -1,4 +1,7 @@
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 import { DataSource } from 'typeorm';
+import publishedSchema from './fixtures/agents-json.schema.json';
 import { CatalogRepository } from '../src/commerce/catalog/catalog.repository';
 import { demoProducts } from '../src/commerce/catalog/demo-catalog';
 import { startTestApp, TestApp } from './support/test-app';
@@ -42,9 +45,14 @@ describe('the agents.json shop (e2e)', () => {
       const manifest = res.body as Json;
       expect(manifest).toMatchObject({
         schema_version: '1.0',
-        protocol_version: '1.0',
+        protocol_version: '0.1.0',
         site: { name: 'Switchboard Shop', url: t.baseUrl },
-        session: { create: { method: 'POST', endpoint: `${t.baseUrl}${API}/session` }, ttl_seconds: 3600 },
+        session: {
+          create: { method: 'POST', endpoint: `${t.baseUrl}${API}/session` },
+          ttl_seconds: 3600,
+          endpoint: `${t.baseUrl}${API}/session`,
+          ttl: 3600,
+        },
         rate_limit: { requests_per_minute: 10000, max_requests_per_minute: 10000 },
       });
       const names = (manifest.capabilities as Json[]).map((c) => c.name);
@@ -79,12 +87,41 @@ describe('the agents.json shop (e2e)', () => {
       }
     });
 
-    it('serves agents.txt pointing to the manifest', async () => {
+    it('is valid against the published agents.json schema (additional properties allowed)', async () => {
+      const ajv = new Ajv({ allErrors: true });
+      addFormats(ajv);
+      const validate = ajv.compile(allowingAdditionalProperties(publishedSchema));
+      const manifest = (await t.http().get('/.well-known/agents.json').expect(200)).body as Json;
+      expect(validate(manifest) ? [] : validate.errors).toEqual([]);
+      // The schema itself still bites: the manifest without the schema's own fields fails it.
+      const sdkDialectOnly: Json = { ...manifest, protocol_version: '1.0' };
+      expect(validate(sdkDialectOnly)).toBe(false);
+      expect(validate.errors?.[0]).toMatchObject({ instancePath: '/protocol_version' });
+    });
+
+    it('serves agents.txt with the spec field names, pointing to the manifest', async () => {
       const res = await t.http().get('/.well-known/agents.txt').expect(200);
       expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
-      expect(res.text).toContain(`manifest: ${t.baseUrl}/.well-known/agents.json`);
-      expect(res.text).toContain('schema_version: 1.0');
-      expect(res.text).toMatch(/capability: checkout POST .* requires_session human_handoff/);
+      expectAgentsHeaders(res);
+      // Parsed as the spec says: skip blank and # lines, split on the first ":".
+      const fields = new Map<string, string>();
+      for (const line of res.text.split('\n')) {
+        if (!line.trim() || line.startsWith('#')) continue;
+        const colon = line.indexOf(':');
+        fields.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
+      }
+      expect(Object.fromEntries(fields)).toEqual({
+        name: 'Switchboard Shop',
+        url: t.baseUrl,
+        description: expect.any(String),
+        capabilities: 'search, browse, detail, cart.add, cart.view, cart.update, cart.remove, checkout, contact',
+        'capabilities-url': `${t.baseUrl}/.well-known/agents.json`,
+        'agent-api': `${t.baseUrl}${API}`,
+        'session-endpoint': `${t.baseUrl}${API}/session`,
+        'rate-limit': '10000',
+        'session-ttl': '3600',
+      });
+      expect(res.text).toMatch(/^# checkout: POST \S+\/checkout requires_session human_handoff$/m);
     });
   });
 
@@ -325,3 +362,10 @@ describe('the agents.json rate limit (e2e)', () => {
     expect(Number(limited.headers['x-ratelimit-reset'])).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000));
   });
 });
+
+/** The schema with every `additionalProperties: false` lifted (the issue's "additional properties allowed"). */
+function allowingAdditionalProperties(schema: unknown): Json {
+  return JSON.parse(JSON.stringify(schema), (key, value: unknown) =>
+    key === 'additionalProperties' && value === false ? undefined : value,
+  ) as Json;
+}

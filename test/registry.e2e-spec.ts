@@ -119,7 +119,13 @@ describe('agent registry (e2e)', () => {
     await t.http().post('/api/agents').set('X-Api-Key', writer).send({ base_url: music.baseUrl }).expect(201);
     for (const path of ['/api/agents', '/agents']) {
       const res = await t.http().get(path).set('X-Api-Key', reader).expect(200);
-      expect(res.body.map((c: { name: string }) => c.name)).toEqual(['Orchestrator', 'Lights', 'Music', 'Workflow']);
+      expect(res.body.map((c: { name: string }) => c.name)).toEqual([
+        'Orchestrator',
+        'Lights',
+        'Music',
+        'Shop',
+        'Workflow',
+      ]);
       expect(res.body[1]).toMatchObject({
         url: `${t.baseUrl}/api/agents/lights/v1`,
         preferredTransport: 'JSONRPC',

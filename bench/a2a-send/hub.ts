@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import type { AgentProfile } from '../../src/a2a/agent-profile';
 import { AgentHost } from '../../src/a2a/hosting/agent-host';
 import { createApp, startApp } from '../../src/bootstrap';
 import { ENVIRONMENT_VARIABLES } from '../../src/platform/config/environment';
+import { freePort } from '../../test/support/free-port';
 import { EchoExecutor } from './echo-agent';
 
 /** The id the echo agent is hosted under in the hub. */
@@ -188,17 +188,6 @@ async function post(baseUrl: string, path: string, apiKey: string, body: unknown
   const text = await response.text();
   if (!response.ok) throw new Error(`POST ${path}: ${response.status} ${text}`);
   return JSON.parse(text);
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function withPg(url: string, work: (client: PgClient) => Promise<unknown>): Promise<void> {

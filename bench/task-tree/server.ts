@@ -6,15 +6,14 @@
  * with DATABASE_URL (an admin URL) and REDIS_URL (or none) in its environment. It makes fresh
  * backends the way the tests do (test/support/backends.ts: a new database on that server, a
  * unique Redis key prefix), boots the app as the server boots itself (createApp + startApp),
- * answers `ready`, then `stats` and `profile-start`/`profile-stop` requests over IPC, and on
- * `stop` (or SIGINT/SIGTERM, or when the parent goes away) closes the app and drops what it made.
+ * and is driven over IPC by bench/support/child-process.ts; closing drops what it made.
  */
 import 'reflect-metadata';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { Profiler } from '../profiler';
+import { freePort } from '../../test/support/free-port';
+import { runChild, RunningServer } from '../support/child-process';
 
 export interface ServerOptions {
   /** TASK_CONCURRENCY: tasks of one tree run at once. */
@@ -34,38 +33,10 @@ export interface ServerInfo {
   setup: Record<string, string | number | boolean>;
 }
 
-export interface ServerStats {
-  /** CPU time used so far (user + system), µs. */
-  cpuMicros: number;
-  rssBytes: number;
-  /** Highest resident set size sampled (every 20 ms) since the last `stats` with reset. */
-  peakRssBytes: number;
-  heapUsedBytes: number;
-}
+/** What `stats` answers (bench/support/child-process.ts). */
+export type { ProcessStats as ServerStats } from '../support/child-process';
 
-export type ServerCommand =
-  | { id: number; type: 'stats'; reset?: boolean }
-  | { id: number; type: 'profile-start' }
-  | { id: number; type: 'profile-stop'; path: string }
-  | { id: number; type: 'stop' };
-
-export type ServerReply =
-  | { type: 'ready'; info: ServerInfo }
-  | { type: 'failed'; error: string }
-  | { type: 'reply'; id: number; result?: unknown; error?: string };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function start(options: ServerOptions): Promise<{ info: ServerInfo; close(): Promise<void> }> {
+async function start(options: ServerOptions): Promise<RunningServer<ServerInfo>> {
   if (!process.env.DATABASE_URL) throw new Error('DATABASE_URL (a PostgreSQL admin URL) must be set');
   // Imported here: backends.ts reads DATABASE_URL and REDIS_URL when it is loaded.
   const { provisionBackends } = await import('../../test/support/backends');
@@ -126,66 +97,4 @@ async function start(options: ServerOptions): Promise<{ info: ServerInfo; close(
   }
 }
 
-async function main(): Promise<void> {
-  const send = (message: ServerReply) => process.send?.(message);
-  const options = JSON.parse(process.argv[2] ?? '{}') as ServerOptions;
-  let running: Awaited<ReturnType<typeof start>>;
-  try {
-    running = await start(options);
-  } catch (error) {
-    const failed: ServerReply = {
-      type: 'failed',
-      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
-    };
-    if (process.send) process.send(failed, () => process.exit(1));
-    else process.exit(1);
-    return;
-  }
-  let peakRss = process.memoryUsage.rss();
-  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 20);
-  sampler.unref();
-  const stats = (reset: boolean): ServerStats => {
-    const cpu = process.cpuUsage();
-    const rss = process.memoryUsage.rss();
-    const result = {
-      cpuMicros: cpu.user + cpu.system,
-      rssBytes: rss,
-      peakRssBytes: Math.max(peakRss, rss),
-      heapUsedBytes: process.memoryUsage().heapUsed,
-    };
-    if (reset) peakRss = rss;
-    return result;
-  };
-  const profiler = new Profiler();
-  let stopping: Promise<void> | undefined;
-  const stop = () => {
-    stopping ??= running
-      .close()
-      .catch((error: unknown) => console.error(error))
-      .then(() => process.exit(0));
-    return stopping;
-  };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
-  process.on('disconnect', () => void stop());
-  process.on('message', (command: ServerCommand) => {
-    if (command.type === 'stop') return void stop();
-    const work = (async () => {
-      switch (command.type) {
-        case 'stats':
-          return stats(command.reset ?? false);
-        case 'profile-start':
-          return profiler.start();
-        case 'profile-stop':
-          return profiler.stop(command.path);
-      }
-    })();
-    work.then(
-      (result) => send({ type: 'reply', id: command.id, result }),
-      (error: unknown) => send({ type: 'reply', id: command.id, error: String(error) }),
-    );
-  });
-  send({ type: 'ready', info: running.info });
-}
-
-if (require.main === module) void main();
+if (require.main === module) void runChild(() => start(JSON.parse(process.argv[2] ?? '{}') as ServerOptions));

@@ -1,7 +1,12 @@
-import { Logger, MiddlewareConsumer, Module, NestModule, OnApplicationBootstrap } from '@nestjs/common';
+import { Logger, MiddlewareConsumer, Module, NestModule, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { A2aModule } from '../a2a/a2a.module';
+import { HubEndpointsResolver } from '../a2a/card/hub-endpoints';
+import { AgentHost } from '../a2a/hosting/agent-host';
 import { AppConfig } from '../platform/config/app-config';
 import { RoutePolicies } from '../platform/http/route-policies';
+import { COMMERCE_PROFILE } from './agent/commerce-agent.profile';
+import { CommerceExecutor } from './agent/commerce.executor';
+import { ShopperMemory } from './agent/shopper-memory';
 import { CartService } from './cart/cart.service';
 import { CatalogRepository } from './catalog/catalog.repository';
 import { demoProducts } from './catalog/demo-catalog';
@@ -16,7 +21,8 @@ import { ShopSessionsService } from './shop-sessions.service';
 
 /**
  * The agents.json shop: the manifest, the interaction API (catalog, sessions, carts, checkout
- * handoff, contact) and the human checkout page. The embedded quick start gets a demo catalog.
+ * handoff, contact), the human checkout page, and the `commerce` A2A agent that shops in words.
+ * The embedded quick start gets a demo catalog.
  */
 @Module({
   imports: [A2aModule],
@@ -28,17 +34,36 @@ import { ShopSessionsService } from './shop-sessions.service';
     CheckoutService,
     ContactService,
     AgentsSiteMiddleware,
+    ShopperMemory,
   ],
 })
-export class CommerceModule implements NestModule, OnApplicationBootstrap {
+export class CommerceModule implements NestModule, OnModuleInit, OnApplicationBootstrap {
   private readonly logger = new Logger('Commerce');
 
   constructor(
     routes: RoutePolicies,
     private readonly catalog: CatalogRepository,
     private readonly config: AppConfig,
+    private readonly host: AgentHost,
+    private readonly carts: CartService,
+    private readonly checkouts: CheckoutService,
+    private readonly memory: ShopperMemory,
+    private readonly endpoints: HubEndpointsResolver,
   ) {
     routes.registerErrorWriter(isAgentsSite, writeAgentsError);
+  }
+
+  onModuleInit(): void {
+    this.host.host({
+      profile: COMMERCE_PROFILE,
+      executor: new CommerceExecutor(
+        this.catalog,
+        this.carts,
+        this.checkouts,
+        this.memory,
+        () => this.endpoints.configured().httpBase,
+      ),
+    });
   }
 
   configure(consumer: MiddlewareConsumer): void {

@@ -57,6 +57,12 @@ export class ShopSessionsService {
     return token ? this.require(token).catch(() => undefined) : undefined;
   }
 
+  /** The session with this id if it is live (for callers that keep the id, not the token). */
+  async live(id: string): Promise<ShopSessionEntity | undefined> {
+    const session = await this.sessions.findOne({ where: { id, endedAt: IsNull() } });
+    return session && session.expiresAt.getTime() > Date.now() ? session : undefined;
+  }
+
   async end(session: ShopSessionEntity): Promise<void> {
     await this.sessions.update({ id: session.id }, { endedAt: new Date() });
   }

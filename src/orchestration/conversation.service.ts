@@ -26,12 +26,18 @@ export class ConversationService {
     return given?.trim() || randomUUID().replace(/-/g, '');
   }
 
-  async reply(principal: Principal, text: string, conversationId: string): Promise<ConversationReplyDto> {
+  /** `httpBase`: where the caller reached the hub, for links in agents' answers. */
+  async reply(
+    principal: Principal,
+    text: string,
+    conversationId: string,
+    httpBase?: string,
+  ): Promise<ConversationReplyDto> {
     const orchestrator = this.host.require(DEFAULT_AGENT_ID);
     try {
       const result = await orchestrator.handler.sendMessage(
         { tenant: '', message: userTextMessage(text, conversationId), configuration: undefined, metadata: undefined },
-        callContextFor(DEFAULT_AGENT_ID, new A2aUser(principal)),
+        callContextFor(DEFAULT_AGENT_ID, new A2aUser(principal, {}, httpBase)),
       );
       return toReply(result, conversationId);
     } catch (error) {

@@ -32,6 +32,11 @@ export class AgentRepository {
     return this.repo.exists({ where: { id } });
   }
 
+  /** The agent registered with this base URL (the first, if several were). */
+  findByBaseUrl(baseUrl: string): Promise<AgentEntity | null> {
+    return this.repo.findOne({ where: { baseUrl }, order: { createdAt: 'ASC' } });
+  }
+
   list(): Promise<AgentEntity[]> {
     return this.repo.find({ order: { createdAt: 'ASC' } });
   }

@@ -23,6 +23,6 @@ import { RemoteClientFactory } from './remote/remote-client.factory';
     AgentThreads,
     AgentHealthChecker,
   ],
-  exports: [RegistryService],
+  exports: [RegistryService, AgentRepository, RemoteAgentHosting],
 })
 export class RegistryModule {}

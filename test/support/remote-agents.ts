@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { AgentCard as V1AgentCard, TaskState } from '@a2a-js/sdk';
 import {
   AgentEvent,
+  AgentExecutor,
   DefaultRequestHandler as V1RequestHandler,
   InMemoryTaskStore as V1TaskStore,
 } from '@a2a-js/sdk/server';
@@ -176,7 +177,64 @@ export async function startLightsAgent(options: LightsOptions = {}): Promise<Rem
  * "Music": an agent on the official SDK 1.3 serving A2A v1.0 and v0.3 over JSON-RPC and
  * HTTP+JSON. It answers with a message, no task.
  */
-export async function startMusicAgent(): Promise<RemoteAgent> {
+export function startMusicAgent(): Promise<RemoteAgent> {
+  return startV1Agent(
+    { name: 'Music', description: 'Plays music in any room', version: '2.0.0' },
+    {
+      id: 'play',
+      name: 'Play music',
+      description: 'Plays songs, artists or genres',
+      tags: ['music', 'audio'],
+      examples: ['play jazz in the living room'],
+    },
+    async (ctx, bus) => {
+      bus.publish(AgentEvent.message(agentTextMessage(`Playing: ${textIn(ctx.userMessage)}`, ctx.contextId)));
+      bus.finished();
+    },
+  );
+}
+
+/**
+ * "Notes": an agent on the official SDK 1.3 that answers the LangGraph way: a completed task
+ * whose answer is the last agent message of its history (no artifact, no status message).
+ */
+export function startNotesAgent(): Promise<RemoteAgent> {
+  return startV1Agent(
+    { name: 'Notes', description: 'Takes notes', version: '1.0.0' },
+    {
+      id: 'note',
+      name: 'Take a note',
+      description: 'Writes down what you say',
+      tags: ['notes'],
+      examples: ['note: buy milk'],
+    },
+    async (ctx, bus) => {
+      const answer = agentTextMessage(`Noted: ${textIn(ctx.userMessage)}`, ctx.contextId, ctx.taskId);
+      bus.publish(
+        AgentEvent.task({
+          id: ctx.taskId,
+          contextId: ctx.contextId,
+          status: { state: TaskState.TASK_STATE_COMPLETED, message: undefined, timestamp: new Date().toISOString() },
+          history: [ctx.userMessage, answer],
+          artifacts: [],
+          metadata: undefined,
+        }),
+      );
+      bus.finished();
+    },
+  );
+}
+
+function textIn(message: { parts: { content?: { $case: string; value?: unknown } }[] }): string {
+  return message.parts.flatMap((p) => (p.content?.$case === 'text' ? [String(p.content.value)] : [])).join(' ');
+}
+
+/** An agent on the official SDK 1.3 with one skill, serving v1.0 and v0.3 over JSON-RPC and HTTP+JSON. */
+async function startV1Agent(
+  about: { name: string; description: string; version: string },
+  skill: { id: string; name: string; description: string; tags: string[]; examples: string[] },
+  execute: AgentExecutor['execute'],
+): Promise<RemoteAgent> {
   const requests: RemoteAgent['requests'] = [];
   const app = express();
   app.use(...recorder(requests));
@@ -188,9 +246,7 @@ export async function startMusicAgent(): Promise<RemoteAgent> {
     tenant: '',
   });
   const card: V1AgentCard = {
-    name: 'Music',
-    description: 'Plays music in any room',
-    version: '2.0.0',
+    ...about,
     supportedInterfaces: [
       iface(`${baseUrl}/v1`, 'JSONRPC', '1.0'),
       iface(`${baseUrl}/json`, 'HTTP+JSON', '1.0'),
@@ -203,30 +259,10 @@ export async function startMusicAgent(): Promise<RemoteAgent> {
     securityRequirements: [],
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain'],
-    skills: [
-      {
-        id: 'play',
-        name: 'Play music',
-        description: 'Plays songs, artists or genres',
-        tags: ['music', 'audio'],
-        examples: ['play jazz in the living room'],
-        inputModes: [],
-        outputModes: [],
-        securityRequirements: [],
-      },
-    ],
+    skills: [{ ...skill, inputModes: [], outputModes: [], securityRequirements: [] }],
     signatures: [],
   };
-  const handler = new V1RequestHandler(card, new V1TaskStore(), {
-    async execute(ctx, bus) {
-      const text = ctx.userMessage.parts
-        .flatMap((p) => (p.content?.$case === 'text' ? [p.content.value] : []))
-        .join(' ');
-      bus.publish(AgentEvent.message(agentTextMessage(`Playing: ${text}`, ctx.contextId)));
-      bus.finished();
-    },
-    async cancelTask() {},
-  });
+  const handler = new V1RequestHandler(card, new V1TaskStore(), { execute, async cancelTask() {} });
   const options = {
     requestHandler: handler,
     userBuilder: V1UserBuilder.noAuthentication,

@@ -1,10 +1,12 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { createApp, startApp } from '../../src/bootstrap';
 import { provisionBackends, TestBackends } from './backends';
+import { freePort } from './free-port';
+
+export { freePort };
 
 export const TEST_ADMIN_KEY = 'test-admin-key-0123456789abcdefghijklmnop';
 const ORIGINAL_ENV = { ...process.env };
@@ -18,17 +20,6 @@ export interface TestApp {
   grpcAddress: string;
   http: () => ReturnType<typeof request>;
   close(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**

@@ -16,6 +16,8 @@ export class A2aUser implements User {
     readonly principal: Principal,
     /** Shared with the HTTP exchange the call came in on; a fresh object for other transports. */
     readonly notes: CallNotes = {},
+    /** The HTTP base URL the caller reached the hub at, for links in answers (unset: the configured one). */
+    readonly httpBase?: string,
   ) {}
 
   get isAuthenticated(): boolean {

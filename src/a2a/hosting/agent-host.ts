@@ -70,6 +70,13 @@ export class AgentHost {
   private readonly buses = new Map<string, DefaultExecutionEventBusManager>();
   private changes = 0;
 
+  /** The caller the API-key guard verified, with the base URL it reached the hub at. */
+  private readonly principalUser: UserBuilder = async (req: Request) => {
+    const principal = (req as { principal?: Principal }).principal;
+    if (!principal) throw new Error('A2A route reached without an authenticated caller');
+    return new A2aUser(principal, notesOf(req), this.endpoints.fromRequest(req).httpBase);
+  };
+
   constructor(
     private readonly config: AppConfig,
     private readonly cards: AgentCardFactory,
@@ -94,7 +101,7 @@ export class AgentHost {
     const handler = definition.wrapHandler ? definition.wrapHandler(guarded) : guarded;
     const options = {
       requestHandler: handler,
-      userBuilder: principalUser,
+      userBuilder: this.principalUser,
       contextBuilder: contextFor(() => profile.id),
       legacyCompat: { enabled: true },
     };
@@ -201,13 +208,6 @@ function notesOf(req: Request): CallNotes {
   const holder = req as Request & { [NOTES]?: CallNotes };
   return (holder[NOTES] ??= {});
 }
-
-/** The caller the API-key guard verified (HTTP) or the gRPC gate attached. */
-const principalUser: UserBuilder = async (req: Request) => {
-  const principal = (req as { principal?: Principal }).principal;
-  if (!principal) throw new Error('A2A route reached without an authenticated caller');
-  return new A2aUser(principal, notesOf(req));
-};
 
 /** Puts the code and data a handler noted (see CallNotes) into the JSON-RPC error the SDK writes. */
 function jsonRpcErrorNotes(req: Request, res: Response, next: NextFunction): void {

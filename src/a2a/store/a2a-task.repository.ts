@@ -14,7 +14,8 @@ export interface TaskStateRow {
 }
 
 export interface TaskPageQuery {
-  agentId: string;
+  /** Unset: the owner's tasks of every agent. */
+  agentId?: string;
   owner: string;
   contextId?: string;
   state?: string;
@@ -71,9 +72,8 @@ export class A2aTaskRepository {
 
   /** Newest first, keyset-paged on (updated_at, task_id); also returns the total matching. */
   async page(query: TaskPageQuery): Promise<{ rows: A2aTaskEntity[]; total: number }> {
-    const qb = this.repo
-      .createQueryBuilder('t')
-      .where('t.agent_id = :agentId AND t.owner = :owner', { agentId: query.agentId, owner: query.owner });
+    const qb = this.repo.createQueryBuilder('t').where('t.owner = :owner', { owner: query.owner });
+    if (query.agentId) qb.andWhere('t.agent_id = :agentId', { agentId: query.agentId });
     if (query.contextId) qb.andWhere('t.context_id = :contextId', { contextId: query.contextId });
     if (query.state) qb.andWhere('t.state = :state', { state: query.state });
     if (query.updatedAfter) qb.andWhere('t.updated_at > :after', { after: query.updatedAfter });

@@ -53,6 +53,14 @@ export class CatalogRepository {
     return all.length > 0 || terms.length === 1 ? all : this.ranked(terms.map((t) => `${t}:*`).join(' | '), limit);
   }
 
+  /** Categories with their product counts, largest first. */
+  async categories(): Promise<{ category: string; count: number }[]> {
+    const rows: { category: string; count: string }[] = await this.dataSource.query(
+      `SELECT category, count(*) AS count FROM products GROUP BY category ORDER BY count(*) DESC, category`,
+    );
+    return rows.map((row) => ({ category: row.category, count: Number(row.count) }));
+  }
+
   async browse(
     category: string | undefined,
     limit: number,

@@ -64,9 +64,10 @@ export class CheckoutService {
 
   private async pageOf(session: ShopSessionEntity | null): Promise<CheckoutPage> {
     if (!session) return { state: 'unknown' };
+    // The link expires with the session, a confirmed one too: after that it shows no cart and no order.
+    if (session.endedAt || session.expiresAt.getTime() <= Date.now()) return { state: 'expired' };
     const order = await this.orders.findOne({ where: { sessionId: session.id } });
     if (order) return { state: 'ordered', order };
-    if (session.endedAt || session.expiresAt.getTime() <= Date.now()) return { state: 'expired' };
     return { state: 'open', cart: await this.carts.view(session), expiresAt: session.expiresAt };
   }
 }

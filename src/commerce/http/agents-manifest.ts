@@ -1,17 +1,21 @@
 import type { AppConfig } from '../../platform/config/app-config';
 import { AGENTS_API_BASE, CAPABILITIES, SESSION_PATH } from './agents-api.routes';
 
+/** The agents.json protocol version this manifest conforms to (its published schema wants x.y.z). */
+export const AGENTS_PROTOCOL_VERSION = '0.1.0';
+
 /**
- * /.well-known/agents.json, readable by both dialects in the field (the published schema and the
- * reference SDK): `schema_version` and `protocol_version`, absolute endpoints with `:id` path
- * parameters, `requests_per_minute` and `max_requests_per_minute`.
+ * /.well-known/agents.json, readable by both dialects in the field - the published JSON schema
+ * (`protocol_version`, `session.endpoint`/`ttl`, `max_requests_per_minute`) and the reference SDK
+ * (`schema_version`, `session.create`/`delete`/`ttl_seconds`, `requests_per_minute`) - with
+ * absolute endpoints and `:id` path parameters.
  */
 export function agentsManifest(base: string, config: AppConfig) {
   const api = `${base}/${AGENTS_API_BASE}`;
   const perMinute = config.commerce.rateLimitPerMinute;
   return {
     schema_version: '1.0',
-    protocol_version: '1.0',
+    protocol_version: AGENTS_PROTOCOL_VERSION,
     site: { name: config.commerce.siteName, url: base, description: config.commerce.siteDescription },
     capabilities: CAPABILITIES.map((capability) => ({
       name: capability.name,
@@ -23,6 +27,8 @@ export function agentsManifest(base: string, config: AppConfig) {
       human_handoff: capability.humanHandoff,
     })),
     session: {
+      endpoint: `${api}/${SESSION_PATH}`,
+      ttl: config.commerce.sessionTtlSeconds,
       create: { method: 'POST', endpoint: `${api}/${SESSION_PATH}` },
       delete: { method: 'DELETE', endpoint: `${api}/${SESSION_PATH}` },
       ttl_seconds: config.commerce.sessionTtlSeconds,
@@ -36,27 +42,40 @@ export function agentsManifest(base: string, config: AppConfig) {
   };
 }
 
-/** /.well-known/agents.txt: the same, as a plain-text summary with the spec's field names. */
+/**
+ * /.well-known/agents.txt: the same as `Key: Value` lines with the agents.txt spec's field names
+ * (Name, URL, Capabilities, Capabilities-URL, Agent-API, Session-Endpoint, Rate-Limit,
+ * Session-TTL); each capability's method and endpoint follow as comments, which parsers skip.
+ */
 export function agentsText(base: string, config: AppConfig): string {
   const manifest = agentsManifest(base, config);
   const lines = [
-    `# ${manifest.site.name}`,
-    `# ${manifest.site.description}`,
+    `# agents.txt - ${oneLine(manifest.site.name)}`,
+    `# ${manifest.site.url}`,
     '',
-    `schema_version: ${manifest.schema_version}`,
-    `site_url: ${manifest.site.url}`,
-    `manifest: ${base}/.well-known/agents.json`,
-    `session_create: POST ${manifest.session.create.endpoint}`,
-    `session_delete: DELETE ${manifest.session.delete.endpoint}`,
-    `session_ttl_seconds: ${manifest.session.ttl_seconds}`,
-    `requests_per_minute: ${manifest.rate_limit.requests_per_minute}`,
+    `Name: ${oneLine(manifest.site.name)}`,
+    `URL: ${manifest.site.url}`,
+    `Description: ${oneLine(manifest.site.description)}`,
     '',
+    `Capabilities: ${manifest.capabilities.map((c) => c.name).join(', ')}`,
+    `Capabilities-URL: ${base}/.well-known/agents.json`,
+    `Agent-API: ${base}/${AGENTS_API_BASE}`,
+    `Session-Endpoint: ${manifest.session.endpoint}`,
+    `Rate-Limit: ${manifest.rate_limit.requests_per_minute}`,
+    `Session-TTL: ${manifest.session.ttl}`,
+    '',
+    '# Capabilities (method, endpoint, flags):',
     ...manifest.capabilities.map(
       (c) =>
-        `capability: ${c.name} ${c.method} ${c.endpoint}` +
-        `${c.requires_session ? ' requires_session' : ''}${c.human_handoff ? ' human_handoff' : ''} - ${c.description}`,
+        `# ${c.name}: ${c.method} ${c.endpoint}` +
+        `${c.requires_session ? ' requires_session' : ''}${c.human_handoff ? ' human_handoff' : ''}`,
     ),
     '',
   ];
   return lines.join('\n');
+}
+
+/** A value on one line: a configured description must not break the `Key: Value` format. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
 }

@@ -2,6 +2,7 @@ import { Body, Controller, HttpCode, Next, Options, Post, Req, Res } from '@nest
 import { ApiBearerAuth, ApiOkResponse, ApiProduces, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
 import { DEFAULT_AGENT_ID } from '../../a2a/agent-profile';
+import { HubEndpointsResolver } from '../../a2a/card/hub-endpoints';
 import { AgentHost } from '../../a2a/hosting/agent-host';
 import { CurrentPrincipal, RequireScopes } from '../../platform/auth/auth.decorators';
 import type { Principal } from '../../platform/auth/principal';
@@ -25,6 +26,7 @@ export class OrchestratorHttpController {
   constructor(
     private readonly host: AgentHost,
     private readonly conversations: ConversationService,
+    private readonly endpoints: HubEndpointsResolver,
   ) {}
 
   @Post('a2a/lucia-orchestrator')
@@ -56,13 +58,14 @@ export class OrchestratorHttpController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<ConversationReplyDto | void> {
     const conversationId = this.conversations.conversationIdFor(body.context?.conversationId);
-    if (!acceptsEventStream(req)) return this.conversations.reply(principal, body.text, conversationId);
+    const { httpBase } = this.endpoints.fromRequest(req);
+    if (!acceptsEventStream(req)) return this.conversations.reply(principal, body.text, conversationId, httpBase);
 
     startEventStream(res);
     const send = (event: string, data: Record<string, unknown>) =>
       res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`);
     send('metadata', { conversationId });
-    const reply = await this.conversations.reply(principal, body.text, conversationId);
+    const reply = await this.conversations.reply(principal, body.text, conversationId, httpBase);
     if (reply.type === 'error') {
       send('error', { error: reply.text, message: reply.text, conversationId, code: reply.error?.errorCode });
     } else {

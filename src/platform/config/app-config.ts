@@ -29,6 +29,10 @@ export class AppConfig {
   readonly registry: { healthCheckIntervalSeconds: number; remoteAgentTimeoutMs: number };
   readonly secretsKey?: string;
   readonly tasks: { concurrency: number; maxTreesPerReplica: number; leaseMs: number; pollIntervalMs: number };
+  readonly mcp: {
+    requestTimeoutMs: number;
+    sessionIdleSeconds: number;
+  };
   readonly commerce: {
     siteName: string;
     siteDescription: string;
@@ -88,6 +92,10 @@ export class AppConfig {
       maxTreesPerReplica: env.TASK_MAX_TREES_PER_REPLICA,
       leaseMs: env.TASK_LEASE_MS,
       pollIntervalMs: env.TASK_POLL_INTERVAL_MS,
+    };
+    this.mcp = {
+      requestTimeoutMs: env.MCP_REQUEST_TIMEOUT_MS,
+      sessionIdleSeconds: env.MCP_SESSION_IDLE_SECONDS,
     };
     this.commerce = {
       siteName: env.COMMERCE_SITE_NAME,

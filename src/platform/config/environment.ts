@@ -313,6 +313,20 @@ export class EnvironmentVariables {
   @Max(30 * 86_400)
   COMMERCE_SESSION_TTL_SECONDS = 3_600;
 
+  /** How long an MCP tool waits for an agent's answer (send_message) before "Request failed: timeout". */
+  @EnvInt()
+  @IsInt()
+  @Min(100)
+  @Max(3_600_000)
+  MCP_REQUEST_TIMEOUT_MS = 60_000;
+
+  /** An MCP session (Streamable HTTP at /mcp) unused this long is closed. */
+  @EnvInt()
+  @IsInt()
+  @Min(10)
+  @Max(86_400)
+  MCP_SESSION_IDLE_SECONDS = 1_800;
+
   /** Base64 of 32 random bytes; encrypts stored secrets. Unset: a key file in DATA_DIR. */
   @EmptyAsUnset()
   @IsOptional()

@@ -1,3 +1,4 @@
+import type { AgentCard, Task } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
@@ -34,6 +35,8 @@ export class RemoteAgentHosting implements OnApplicationBootstrap, BeforeApplica
   private readonly replica = randomUUID();
   /** What this replica hosts, by id: a fingerprint of the stored agent it was built from. */
   private readonly hosted = new Map<string, string>();
+  /** The hub's SDK client of each hosted remote agent (connected on first use). */
+  private readonly connections = new Map<string, () => Promise<Client>>();
   private subscription?: Subscription;
   private timer?: NodeJS.Timeout;
 
@@ -72,6 +75,7 @@ export class RemoteAgentHosting implements OnApplicationBootstrap, BeforeApplica
       if (ids.has(id)) continue;
       this.host.unhost(id);
       this.hosted.delete(id);
+      this.connections.delete(id);
     }
   }
 
@@ -84,7 +88,31 @@ export class RemoteAgentHosting implements OnApplicationBootstrap, BeforeApplica
   async publishRemoved(id: string): Promise<void> {
     this.host.unhost(id);
     this.hosted.delete(id);
+    this.connections.delete(id);
     await this.announce({ id, action: 'delete', origin: this.replica });
+  }
+
+  /** The remote agent's own view of a hub task (undefined when the task never reached it). */
+  async remoteTask(agentId: string, hubTaskId: string): Promise<Task | undefined> {
+    const connect = this.connections.get(agentId);
+    const link = connect && (await this.threads.remoteTask(agentId, hubTaskId));
+    if (!connect || !link) return undefined;
+    return (await connect()).getTask({ tenant: '', id: link.remoteTaskId, historyLength: 0 });
+  }
+
+  /** The agent's authenticated extended card, when its card offers one (read with the hub's credentials). */
+  async extendedCard(agentId: string): Promise<AgentCard | undefined> {
+    const connect = this.connections.get(agentId);
+    const agent = connect && (await this.agents.findById(agentId));
+    const card = agent?.card as
+      { supportsAuthenticatedExtendedCard?: unknown; capabilities?: { extendedAgentCard?: unknown } } | undefined;
+    if (
+      !connect ||
+      !(card?.supportsAuthenticatedExtendedCard === true || card?.capabilities?.extendedAgentCard === true)
+    )
+      return undefined;
+    // The SDK's client fetches the extended card when the card offers one.
+    return (await connect()).getAgentCard();
   }
 
   /** The credential headers the hub sends to an agent. */
@@ -108,6 +136,7 @@ export class RemoteAgentHosting implements OnApplicationBootstrap, BeforeApplica
       executor: new RemoteAgentExecutor(agent.id, connect, this.threads, capabilities?.streaming === true),
     });
     this.hosted.set(agent.id, fingerprint(agent));
+    this.connections.set(agent.id, connect);
   }
 
   private async onChange(change: RegistryChange): Promise<void> {
@@ -115,6 +144,7 @@ export class RemoteAgentHosting implements OnApplicationBootstrap, BeforeApplica
     if (change.action === 'delete') {
       this.host.unhost(change.id);
       this.hosted.delete(change.id);
+      this.connections.delete(change.id);
       return;
     }
     const agent = await this.agents.findById(change.id);
@@ -122,6 +152,7 @@ export class RemoteAgentHosting implements OnApplicationBootstrap, BeforeApplica
     else {
       this.host.unhost(change.id);
       this.hosted.delete(change.id);
+      this.connections.delete(change.id);
     }
   }
 

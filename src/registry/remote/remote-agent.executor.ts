@@ -50,7 +50,7 @@ export class RemoteAgentExecutor implements AgentExecutor {
     } catch (error) {
       // The SDK turns this into a failed task; its message is for the caller, who need not learn
       // where the agent lives.
-      throw new Error(`Remote agent ${this.agentId} failed: ${describeFailure(error)}`, { cause: error });
+      throw new Error(remoteFailureText(this.agentId, describeFailure(error)), { cause: error });
     }
     bus.finished();
   }
@@ -179,6 +179,18 @@ class Relay {
   private local(message: Message): Message {
     return { ...message, contextId: this.context.contextId, taskId: message.taskId ? this.context.taskId : '' };
   }
+}
+
+const REMOTE_FAILURE = /^Remote agent \S+ failed: (.+)$/s;
+
+/** How a failed call to a remote agent reads, in the failed task's status message and the error. */
+function remoteFailureText(agentId: string, reason: string): string {
+  return `Remote agent ${agentId} failed: ${reason}`;
+}
+
+/** The reason (connection refused, timeout, the agent's own error) in a remote failure's text, if it is one. */
+export function remoteFailureReason(text: string): string | undefined {
+  return REMOTE_FAILURE.exec(text)?.[1];
 }
 
 /** Network failures by their reason (connection refused, timeout, ...); the agent's own errors by their message. */
