@@ -1,39 +1,8 @@
-import express from 'express';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { AgentHost } from '../src/a2a/hosting/agent-host';
 import { RemoteAgent, startLightsAgent } from './support/remote-agents';
+import { startWebhookReceiver } from './support/webhook-receiver';
 import { messageSend, registerAgent, startTestApp, TEST_ADMIN_KEY, TestApp } from './support/test-app';
-
-interface Delivery {
-  headers: Record<string, string | string[] | undefined>;
-  body: Record<string, unknown>;
-}
-
-/** A webhook that fails its first `failFirst` calls with 500, then records and accepts. */
-async function webhook(
-  failFirst = 0,
-): Promise<{ url: string; received: Delivery[]; calls: () => number; close(): Promise<void> }> {
-  const received: Delivery[] = [];
-  let calls = 0;
-  const app = express();
-  app.post('/hook', express.json(), (req, res) => {
-    calls++;
-    if (calls <= failFirst) return void res.status(500).end();
-    received.push({ headers: req.headers, body: req.body as Record<string, unknown> });
-    res.status(200).end();
-  });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    received,
-    calls: () => calls,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
 
 describe('push notifications (e2e)', () => {
   let t: TestApp;
@@ -62,7 +31,7 @@ describe('push notifications (e2e)', () => {
       .expect(200);
 
   it('posts each update in the v0.3 format with the token, retrying a failing webhook, and logs deliveries', async () => {
-    const hook = await webhook(1);
+    const hook = await startWebhookReceiver(1);
     try {
       const res = await sendWithPush(hook.url, 'secret-token-1');
       const taskId = res.body.result.id as string;
@@ -94,7 +63,7 @@ describe('push notifications (e2e)', () => {
   });
 
   it('gives up after the retries and records why', async () => {
-    const hook = await webhook(100);
+    const hook = await startWebhookReceiver(100);
     try {
       const res = await sendWithPush(hook.url, 't');
       await t.app.get(AgentHost).drainPushNotifications();

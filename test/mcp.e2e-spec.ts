@@ -9,6 +9,7 @@ import {
 import { join } from 'node:path';
 import { RemoteAgent, startLightsAgent, startNotesAgent } from './support/remote-agents';
 import { freePort, startTestApp, TEST_ADMIN_KEY, TestApp } from './support/test-app';
+import { startWebhookReceiver, WebhookDelivery } from './support/webhook-receiver';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -22,6 +23,8 @@ const TOOLS = [
   'list_tasks',
   'cancel_task',
   'subscribe_to_task',
+  'configure_push_notifications',
+  'delete_push_notifications',
   'get_extended_agent_card',
 ];
 
@@ -173,6 +176,86 @@ describe('MCP face: the A2A client tools (e2e)', () => {
       expect(await call('get_task', { task_id: taskId })).toMatchObject({ status: { state: 'canceled' } });
     });
 
+    it('posts task updates to a configured webhook, filtered by event, until it is deleted', async () => {
+      const hook = await startWebhookReceiver();
+      const configIds: string[] = [];
+      try {
+        const both = await call('configure_push_notifications', { agent_id: 'notes', webhook_url: hook.url });
+        configIds.push(both.config_id as string);
+        expect(both).toEqual({
+          config_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+          agent_id: 'notes',
+          webhook_url: hook.url,
+          events: ['status_update', 'artifact_update'],
+          active: true,
+        });
+        const noted = await call('send_message', { agent_id: 'notes', text: 'call the plumber' });
+        const forNoted = await deliveriesOf(hook.received, noted.task_id as string, (d) => isFinalDelivery(d));
+        expect(forNoted.at(-1)!.body).toMatchObject({
+          task: { id: noted.task_id, status: { state: 'TASK_STATE_COMPLETED' } },
+        });
+
+        // Artifacts only: Lights answers with an artifact; no status-only update reaches this webhook.
+        const artifacts = await call('configure_push_notifications', {
+          agent_id: 'lights',
+          webhook_url: hook.url,
+          events: ['artifact_update'],
+        });
+        configIds.push(artifacts.config_id as string);
+        expect(artifacts).toMatchObject({ agent_id: 'lights', events: ['artifact_update'], active: true });
+        const lit = await call('send_message', { agent_id: 'lights', text: 'turn on the hall lights' });
+        const forLit = await deliveriesOf(hook.received, lit.task_id as string, (d) => hasArtifact(d));
+        expect(forLit.every((d) => !('statusUpdate' in d.body))).toBe(true);
+        expect(JSON.stringify(forLit)).toContain('Lights: turn on the hall lights');
+
+        // The same URL again changes its events and keeps its id.
+        const changed = await call('configure_push_notifications', {
+          agent_id: 'notes',
+          webhook_url: hook.url,
+          events: ['status_update'],
+        });
+        expect(changed).toMatchObject({ config_id: both.config_id, events: ['status_update'] });
+
+        for (const id of configIds.splice(0))
+          expect(await call('delete_push_notifications', { config_id: id })).toEqual({ config_id: id, active: false });
+        const before = hook.received.length;
+        await call('send_message', { agent_id: 'notes', text: 'nothing more' });
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(hook.received).toHaveLength(before);
+      } finally {
+        for (const id of configIds) await call('delete_push_notifications', { config_id: id }).catch(() => undefined);
+        await hook.close();
+      }
+    });
+
+    it('refuses a webhook it may not call, for an agent it does not know', async () => {
+      expect(
+        await refused('configure_push_notifications', { agent_id: 'nope', webhook_url: 'http://127.0.0.1:9/hook' }),
+      ).toBe('Agent not found: nope');
+      expect(await refused('configure_push_notifications', { agent_id: 'notes', webhook_url: 'not a url' })).toBe(
+        'webhook_url must be an absolute http(s) URL',
+      );
+      expect(
+        await refused('configure_push_notifications', { agent_id: 'notes', webhook_url: 'ftp://127.0.0.1/hook' }),
+      ).toBe('webhook_url must use http or https, got "ftp:"');
+      const metadata = await refused('configure_push_notifications', {
+        agent_id: 'notes',
+        webhook_url: 'http://169.254.169.254/latest/meta-data?token=s3cret',
+      });
+      expect(metadata).toMatch(/^webhook_url is not allowed: /);
+      expect(metadata).not.toContain('s3cret');
+      expect(
+        await refused('configure_push_notifications', {
+          agent_id: 'notes',
+          webhook_url: 'http://127.0.0.1:9/hook',
+          events: ['everything'],
+        }),
+      ).toMatch(/events/);
+      expect(await refused('delete_push_notifications', { config_id: '00000000-0000-4000-8000-000000000000' })).toBe(
+        'Push notification config not found: 00000000-0000-4000-8000-000000000000',
+      );
+    });
+
     it('shows the extended record without secrets', async () => {
       const record = await call('get_extended_agent_card', { agent_id: 'lights' });
       expect(record).toMatchObject({
@@ -235,3 +318,24 @@ describe('MCP face: the A2A client tools (e2e)', () => {
       .expect(400);
   });
 });
+
+/** The deliveries about one task, once one of them satisfies `until` (waits up to 5 s). */
+async function deliveriesOf(
+  received: WebhookDelivery[],
+  taskId: string,
+  until: (delivery: WebhookDelivery) => boolean,
+): Promise<WebhookDelivery[]> {
+  const about = () => received.filter((d) => JSON.stringify(d.body).includes(taskId));
+  for (let i = 0; i < 100 && !about().some(until); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(about().some(until)).toBe(true);
+  return about();
+}
+
+function isFinalDelivery(delivery: WebhookDelivery): boolean {
+  return /TASK_STATE_(COMPLETED|FAILED|CANCELED)/.test(JSON.stringify(delivery.body));
+}
+
+function hasArtifact(delivery: WebhookDelivery): boolean {
+  const body = delivery.body as Json;
+  return 'artifactUpdate' in body || (body.task?.artifacts?.length ?? 0) > 0;
+}

@@ -28,7 +28,7 @@ import { A2aTaskRepository } from './store/a2a-task.repository';
     PushConfigRepository,
     A2aGrpcService,
   ],
-  exports: [AgentHost, AgentCardService, HubEndpointsResolver, A2aTaskRepository],
+  exports: [AgentHost, AgentCardService, HubEndpointsResolver, A2aTaskRepository, PushConfigRepository],
 })
 export class A2aModule implements OnModuleInit, BeforeApplicationShutdown {
   constructor(

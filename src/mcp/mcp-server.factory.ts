@@ -2,6 +2,7 @@ import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mc
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Injectable, Logger } from '@nestjs/common';
 import { z } from 'zod';
+import { PUSH_EVENTS } from '../a2a/push/entities/push-subscription.entity';
 import type { Principal } from '../platform/auth/principal';
 import type { Scope } from '../platform/auth/scopes';
 import { isDomainError } from '../platform/errors/domain-error';
@@ -33,7 +34,8 @@ export class McpServerFactory {
         instructions:
           'Switchboard is an A2A agent hub. Resolve or list agents, send them messages (send_message waits for ' +
           'the answer; send_streaming_message returns at once), and follow their tasks with get_task, ' +
-          'list_tasks, cancel_task and subscribe_to_task.',
+          'list_tasks, cancel_task and subscribe_to_task, or have updates POSTed to a webhook with ' +
+          'configure_push_notifications.',
       },
     );
     const tool = <Shape extends z.ZodRawShape>(
@@ -126,6 +128,30 @@ export class McpServerFactory {
           },
           closed,
         ),
+    );
+    tool(
+      'configure_push_notifications',
+      'messages',
+      'Registers a webhook for all your tasks with the agent: each status and/or artifact update is POSTed to it ' +
+        '(A2A v1.0 StreamResponse JSON), with retries. Configuring the same URL again changes its events.',
+      {
+        agent_id: agentId,
+        webhook_url: z.string().trim().min(1).max(2_000).describe('An http(s) URL the hub may call'),
+        events: z
+          .array(z.enum(PUSH_EVENTS))
+          .min(1)
+          .optional()
+          .describe('Which updates to send (default both: ["status_update", "artifact_update"])'),
+      },
+      ({ agent_id, webhook_url, events }) =>
+        this.tools.configurePushNotifications(principal, agent_id, webhook_url, events),
+    );
+    tool(
+      'delete_push_notifications',
+      'messages',
+      'Removes a webhook configure_push_notifications registered.',
+      { config_id: z.string().uuid().describe('The config_id configure_push_notifications returned') },
+      ({ config_id }) => this.tools.deletePushNotifications(principal, config_id),
     );
     tool(
       'get_extended_agent_card',

@@ -1,15 +1,20 @@
 import { Message, SendMessageRequest, StreamResponse, Task } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { HubEndpointsResolver } from '../a2a/card/hub-endpoints';
 import { userTextMessage } from '../a2a/executors/agent-messages';
 import { A2aUser } from '../a2a/hosting/a2a-user';
 import { AgentHost, callContextFor, HostedAgent } from '../a2a/hosting/agent-host';
+import { PUSH_EVENTS, PushEvent } from '../a2a/push/entities/push-subscription.entity';
+import { PushConfigRepository } from '../a2a/push/push-config.repository';
+import { webhookUrlProblem } from '../a2a/push/webhook-url';
 import { A2aTaskRepository } from '../a2a/store/a2a-task.repository';
 import type { Principal } from '../platform/auth/principal';
 import { AppConfig } from '../platform/config/app-config';
 import { isDomainError } from '../platform/errors/domain-error';
 import { ErrorCode } from '../platform/errors/error-code';
+import { OutboundHttp } from '../platform/net/outbound-http';
 import { AgentRepository } from '../registry/agent.repository';
 import { RegistryService } from '../registry/registry.service';
 import { remoteFailureReason } from '../registry/remote/remote-agent.executor';
@@ -44,6 +49,8 @@ export class McpToolsService implements OnApplicationShutdown {
     private readonly hosting: RemoteAgentHosting,
     private readonly endpoints: HubEndpointsResolver,
     private readonly config: AppConfig,
+    private readonly pushConfigs: PushConfigRepository,
+    @Inject(OutboundHttp) private readonly outbound: OutboundHttp,
   ) {}
 
   async resolveAgentCard(baseUrl: string) {
@@ -63,6 +70,45 @@ export class McpToolsService implements OnApplicationShutdown {
       base_url: a.baseUrl,
       status: a.status,
     }));
+  }
+
+  /**
+   * An agent-wide webhook for the caller: every update of their tasks with the agent that is one of
+   * `events` is POSTed to it (A2A v1.0 StreamResponse JSON) through the SSRF-guarded sender, with
+   * retries, by whichever replica runs the task. Configuring the same URL again changes its events.
+   */
+  async configurePushNotifications(
+    principal: Principal,
+    agentId: string,
+    webhookUrl: string,
+    events: readonly PushEvent[] = PUSH_EVENTS,
+  ) {
+    this.agent(agentId);
+    const problem = await webhookUrlProblem(this.outbound, webhookUrl);
+    if (problem) throw new ToolError(`webhook_url ${problem}`);
+    const now = new Date();
+    const subscription = await this.pushConfigs.subscribe({
+      id: randomUUID(),
+      agentId,
+      owner: principal.owner,
+      url: webhookUrl,
+      events: PUSH_EVENTS.filter((event) => events.includes(event)),
+      createdAt: now,
+      updatedAt: now,
+    });
+    return {
+      config_id: subscription.id,
+      agent_id: agentId,
+      webhook_url: webhookUrl,
+      events: subscription.events,
+      active: true,
+    };
+  }
+
+  async deletePushNotifications(principal: Principal, configId: string) {
+    if (!(await this.pushConfigs.unsubscribe(principal.owner, configId)))
+      throw new ToolError(`Push notification config not found: ${configId}`);
+    return { config_id: configId, active: false };
   }
 
   async getExtendedAgentCard(agentId: string) {

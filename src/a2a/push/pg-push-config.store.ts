@@ -3,12 +3,11 @@ import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import type { PushNotificationStore, ServerCallContext, StoredPushNotificationConfig } from '@a2a-js/sdk/server';
 import { randomUUID } from 'node:crypto';
 import { SecretBox } from '../../platform/crypto/secret-box';
-import { isDomainError } from '../../platform/errors/domain-error';
-import { ErrorCode } from '../../platform/errors/error-code';
 import { OutboundHttp } from '../../platform/net/outbound-http';
 import { ownerOf } from '../hosting/a2a-user';
 import { PushConfigEntity } from './entities/push-config.entity';
 import { PushConfigRepository } from './push-config.repository';
+import { webhookUrlProblem } from './webhook-url';
 
 /**
  * The SDK's PushNotificationStore for one hosted agent, on Postgres. Webhook tokens and
@@ -72,27 +71,8 @@ export class PgPushConfigStore implements PushNotificationStore {
     await this.configs.remove(this.agentId, ownerOf(context), taskId, configId);
   }
 
-  /**
-   * The webhook must be a URL the hub may call (scheme and address, as the SSRF guard will check
-   * again at each delivery). The message names the problem, never the URL: it may carry a token.
-   */
   private async assertWebhook(url: string): Promise<void> {
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      throw new RequestMalformedError('Push notification url must be an absolute http(s) URL');
-    }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-      throw new RequestMalformedError(`Push notification url must use http or https, got "${parsed.protocol}"`);
-    }
-    try {
-      await this.http.assertAllowed(url);
-    } catch (error) {
-      if (isDomainError(error) && error.code === ErrorCode.VALIDATION_FAILED) {
-        throw new RequestMalformedError(`Push notification url is not allowed: ${String(error.details?.reason)}`);
-      }
-      // A DNS failure now need not mean the webhook is wrong; deliveries will tell.
-    }
+    const problem = await webhookUrlProblem(this.http, url);
+    if (problem) throw new RequestMalformedError(`Push notification url ${problem}`);
   }
 }

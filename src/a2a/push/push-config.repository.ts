@@ -2,16 +2,19 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, Repository } from 'typeorm';
 import { PushConfigEntity } from './entities/push-config.entity';
 import { PushDeliveryEntity } from './entities/push-delivery.entity';
+import { PushSubscriptionEntity } from './entities/push-subscription.entity';
 
-/** a2a_push_configs and a2a_push_deliveries. */
+/** a2a_push_configs (per task), a2a_push_subscriptions (per agent and owner) and a2a_push_deliveries. */
 @Injectable()
 export class PushConfigRepository {
   private readonly configs: Repository<PushConfigEntity>;
   private readonly deliveries: Repository<PushDeliveryEntity>;
+  private readonly subscriptions: Repository<PushSubscriptionEntity>;
 
-  constructor(@Inject(DataSource) dataSource: DataSource) {
+  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {
     this.configs = dataSource.getRepository(PushConfigEntity);
     this.deliveries = dataSource.getRepository(PushDeliveryEntity);
+    this.subscriptions = dataSource.getRepository(PushSubscriptionEntity);
   }
 
   async upsert(config: PushConfigEntity): Promise<void> {
@@ -26,6 +29,38 @@ export class PushConfigRepository {
     await this.configs.delete({ agentId, owner, taskId, ...(configId ? { configId } : {}) });
   }
 
+  /**
+   * Creates the owner's webhook for the agent, or changes the events of the one at that URL
+   * (configuring the same webhook twice keeps one subscription and its id).
+   */
+  async subscribe(subscription: PushSubscriptionEntity): Promise<PushSubscriptionEntity> {
+    const rows: PushSubscriptionEntity[] = await this.dataSource.query(
+      `INSERT INTO a2a_push_subscriptions (id, agent_id, owner, url, events, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $6)
+       ON CONFLICT (agent_id, owner, url) DO UPDATE SET events = EXCLUDED.events, updated_at = EXCLUDED.updated_at
+       RETURNING id, created_at AS "createdAt", updated_at AS "updatedAt"`,
+      [
+        subscription.id,
+        subscription.agentId,
+        subscription.owner,
+        subscription.url,
+        subscription.events,
+        subscription.createdAt,
+      ],
+    );
+    return { ...subscription, ...rows[0] };
+  }
+
+  subscriptionsOf(agentId: string, owner: string): Promise<PushSubscriptionEntity[]> {
+    return this.subscriptions.find({ where: { agentId, owner }, order: { createdAt: 'ASC' } });
+  }
+
+  /** Removes one of the owner's subscriptions; false when there is none with that id. */
+  async unsubscribe(owner: string, id: string): Promise<boolean> {
+    const result = await this.subscriptions.delete({ owner, id });
+    return (result.affected ?? 0) > 0;
+  }
+
   async logDelivery(delivery: PushDeliveryEntity): Promise<void> {
     await this.deliveries.insert(delivery);
   }
@@ -33,6 +68,7 @@ export class PushConfigRepository {
   /** Everything stored for an agent that is being removed. */
   async removeAgent(agentId: string): Promise<void> {
     await this.configs.delete({ agentId });
+    await this.subscriptions.delete({ agentId });
     await this.deliveries.delete({ agentId });
   }
 }

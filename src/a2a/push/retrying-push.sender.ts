@@ -10,7 +10,9 @@ import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { OutboundHttp } from '../../platform/net/outbound-http';
 import { deliverWebhook, describeTarget } from '../../platform/net/webhook-delivery';
+import { ownerOf } from '../hosting/a2a-user';
 import { PushDeliveryEntity } from './entities/push-delivery.entity';
+import { PushEvent } from './entities/push-subscription.entity';
 import { PgPushConfigStore } from './pg-push-config.store';
 import { PushConfigRepository } from './push-config.repository';
 
@@ -43,7 +45,10 @@ export class RetryingPushSender implements PushNotificationSender {
     // Join the task's queue before anything async, so notifications leave in the order of events.
     const previous = this.chains.get(taskId) ?? Promise.resolve();
     const next = previous.then(async () => {
-      const targets = await this.store.loadWithMetadata(taskId, context);
+      const targets = [
+        ...(await this.store.loadWithMetadata(taskId, context)),
+        ...(await this.subscribers(streamResponse, taskId, context)),
+      ];
       await Promise.all(targets.map((target) => this.deliver(streamResponse, target, taskId, task)));
     });
     const settled = next.catch((error: Error) => {
@@ -58,6 +63,30 @@ export class RetryingPushSender implements PushNotificationSender {
   /** Resolves when every notification queued so far has been delivered or given up on. */
   async drain(): Promise<void> {
     await Promise.all(this.chains.values());
+  }
+
+  /** The owner's agent-wide webhooks that asked for this kind of update; they get the v1.0 wire format. */
+  private async subscribers(
+    streamResponse: StreamResponse,
+    taskId: string,
+    context: ServerCallContext,
+  ): Promise<StoredPushNotificationConfig[]> {
+    const kinds = eventKinds(streamResponse);
+    if (kinds.length === 0) return [];
+    const subscriptions = await this.configs.subscriptionsOf(this.agentId, ownerOf(context));
+    return subscriptions
+      .filter((subscription) => subscription.events.some((event) => kinds.includes(event)))
+      .map((subscription) => ({
+        wireVersion: '1.0',
+        config: {
+          tenant: '',
+          id: subscription.id,
+          taskId,
+          url: subscription.url,
+          token: '',
+          authentication: undefined,
+        },
+      }));
   }
 
   private async deliver(
@@ -108,6 +137,21 @@ function taskIdOf(streamResponse: StreamResponse): string {
       return payload.value.taskId;
     default:
       return '';
+  }
+}
+
+/** What an update is, in the terms of agent-wide subscriptions: a task snapshot tells its status, and its artifacts if it has any. */
+function eventKinds(streamResponse: StreamResponse): PushEvent[] {
+  const payload = streamResponse.payload;
+  switch (payload?.$case) {
+    case 'statusUpdate':
+      return ['status_update'];
+    case 'artifactUpdate':
+      return ['artifact_update'];
+    case 'task':
+      return payload.value.artifacts.length > 0 ? ['status_update', 'artifact_update'] : ['status_update'];
+    default:
+      return [];
   }
 }
 

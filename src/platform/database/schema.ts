@@ -6,6 +6,7 @@ import { ProductEntity } from '../../commerce/entities/product.entity';
 import { ShopSessionEntity } from '../../commerce/entities/shop-session.entity';
 import { PushConfigEntity } from '../../a2a/push/entities/push-config.entity';
 import { PushDeliveryEntity } from '../../a2a/push/entities/push-delivery.entity';
+import { PushSubscriptionEntity } from '../../a2a/push/entities/push-subscription.entity';
 import { RoutingDecisionEntity } from '../../orchestration/routing-log/routing-decision.entity';
 import { AgentEntity } from '../../registry/entities/agent.entity';
 import { TaskExecutionEntity } from '../../task-host/entities/task-execution.entity';
@@ -18,6 +19,7 @@ import { CreateAgents1764000000000 } from './migrations/1764000000000-create-age
 import { CreateRoutingDecisions1764100000000 } from './migrations/1764100000000-create-routing-decisions';
 import { CreateTaskTrees1764200000000 } from './migrations/1764200000000-create-task-trees';
 import { CreateCommerce1764300000000 } from './migrations/1764300000000-create-commerce';
+import { CreatePushSubscriptions1764400000000 } from './migrations/1764400000000-create-push-subscriptions';
 
 /**
  * Every entity and migration, listed explicitly so the app, the CLIs and ts-jest load exactly
@@ -28,6 +30,7 @@ export const ENTITIES = [
   A2aTaskEntity,
   PushConfigEntity,
   PushDeliveryEntity,
+  PushSubscriptionEntity,
   AgentEntity,
   RoutingDecisionEntity,
   TaskEntity,
@@ -46,4 +49,5 @@ export const MIGRATIONS = [
   CreateRoutingDecisions1764100000000,
   CreateTaskTrees1764200000000,
   CreateCommerce1764300000000,
+  CreatePushSubscriptions1764400000000,
 ];
