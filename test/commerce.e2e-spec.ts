@@ -144,6 +144,28 @@ describe('the agents.json shop (e2e)', () => {
       expect(none.body).toEqual({ ok: true, data: [] });
     });
 
+    it('reuses a search answer for a while; writes through the catalog clear it, detail never waits', async () => {
+      const teapot = demoProducts().find((product) => product.id === 'prod_teapot')!;
+      const stockOf = async (path: string) => {
+        const res = await t.http().get(path).expect(200);
+        const data = res.body.data as Json | Json[];
+        return (Array.isArray(data) ? data.find((item) => item.id === teapot.id) : data)?.stock as number;
+      };
+      const search = `${API}/search?q=teapot`;
+      expect(await stockOf(search)).toBe(teapot.stock);
+      try {
+        // Another process (an import, another replica) changes the table: search shows it within
+        // COMMERCE_SEARCH_CACHE_SECONDS, detail at once.
+        await t.app.get(DataSource).query(`UPDATE products SET stock = 3 WHERE id = $1`, [teapot.id]);
+        expect(await stockOf(search)).toBe(teapot.stock);
+        expect(await stockOf(`${API}/detail/${teapot.id}`)).toBe(3);
+        await t.app.get(CatalogRepository).upsertAll([{ ...teapot, stock: 7 }]);
+        expect(await stockOf(search)).toBe(7);
+      } finally {
+        await t.app.get(CatalogRepository).upsertAll([teapot]);
+      }
+    });
+
     it('browses by page and category, and details one item', async () => {
       const page = await t.http().get(`${API}/browse`).query({ page: 1, limit: 2, category: 'kitchen' }).expect(200);
       expect(page.body.data).toMatchObject({ total: 4, page: 1, limit: 2 });

@@ -10,9 +10,9 @@ import type { SearchQuery } from './catalog';
 /** As in CatalogRepository: at most 8 words, each a prefix, all of them (then, if nothing, any). */
 const MAX_TERMS = 8;
 const RANKED_SQL = `SELECT p.id FROM products p
-  WHERE p.search @@ to_tsquery('english', $1)
-  ORDER BY ts_rank_cd(p.search, to_tsquery('english', $1)) DESC, p.name ASC, p.id ASC
-  LIMIT $2`;
+  INNER JOIN (SELECT c.id, ts_rank(c.search, q) AS rank FROM products c, to_tsquery('english', $1) q
+    WHERE c.search @@ q ORDER BY rank DESC, c.name, c.id LIMIT $2) best ON best.id = p.id
+  ORDER BY best.rank DESC, p.name ASC, p.id ASC`;
 const COUNT_SQL = `SELECT count(*) FROM products p WHERE p.search @@ to_tsquery('english', $1)`;
 
 export interface StageExplain {

@@ -51,6 +51,8 @@ const USAGE = `npm run bench:commerce -- [options]
   --connections N       connections for the throughput windows (default 8)
   --limit N             the search's limit parameter (default 10)
   --explain-repeats N   EXPLAIN ANALYZE runs per query, medians reported (default 3; 0: none)
+  --search-cache S      the hub's COMMERCE_SEARCH_CACHE_SECONDS (default: the app's default, 10);
+                        0 measures PostgreSQL's ranking on every search
   --one-client          send no session token: every connection counts against the rate limiter's
                         one bucket for 127.0.0.1 (by default each connection is an agent with a
                         shop session of its own, made through the API, and its own bucket)
@@ -85,6 +87,7 @@ function options() {
       limit: { type: 'string', default: '10' },
       'explain-repeats': { type: 'string', default: '3' },
       'no-vacuum': { type: 'boolean', default: false },
+      'search-cache': { type: 'string' },
       'one-client': { type: 'boolean', default: false },
       'database-url': { type: 'string', default: process.env.DATABASE_URL || DEFAULT_DATABASE_URL },
       'redis-url': { type: 'string', default: process.env.REDIS_URL || DEFAULT_REDIS_URL },
@@ -118,6 +121,8 @@ function options() {
     limit: int('limit', values.limit, 1, 100),
     explainRepeats: int('explain-repeats', values['explain-repeats'], 0),
     vacuum: !values['no-vacuum'],
+    searchCacheSeconds:
+      values['search-cache'] === undefined ? undefined : int('search-cache', values['search-cache'], 0, 3_600),
     oneClient: values['one-client'],
     databaseUrl: values['database-url'],
     redisUrl: values['no-redis'] ? undefined : values['redis-url'],
@@ -352,6 +357,7 @@ async function main(): Promise<void> {
     logLevel: o.logLevel,
     rateLimitPerMinute: RATE_LIMIT_PER_MIN,
     vacuum: o.vacuum,
+    searchCacheSeconds: o.searchCacheSeconds,
   };
   try {
     const started = performance.now();

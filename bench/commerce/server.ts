@@ -29,6 +29,8 @@ export interface ServerOptions {
   rateLimitPerMinute: number;
   /** After the load, VACUUM (ANALYZE) the products table, as autovacuum would. */
   vacuum: boolean;
+  /** COMMERCE_SEARCH_CACHE_SECONDS; undefined: the app's default. */
+  searchCacheSeconds?: number;
 }
 
 export interface ServerInfo {
@@ -74,6 +76,9 @@ async function startHub(options: ServerOptions): Promise<RunningServer<ServerInf
       GRPC_PORT: String(await freePort()),
       LOG_LEVEL: options.logLevel,
       COMMERCE_RATE_LIMIT_PER_MIN: String(options.rateLimitPerMinute),
+      ...(options.searchCacheSeconds === undefined
+        ? {}
+        : { COMMERCE_SEARCH_CACHE_SECONDS: String(options.searchCacheSeconds) }),
       AGENT_HEALTH_CHECK_INTERVAL_SECONDS: '0',
       ...backends.env,
     };
@@ -118,6 +123,7 @@ async function startHub(options: ServerOptions): Promise<RunningServer<ServerInf
           nodeEnv: env.NODE_ENV,
           logLevel: options.logLevel,
           commerceRateLimitPerMin: options.rateLimitPerMinute,
+          commerceSearchCacheSeconds: options.searchCacheSeconds ?? 'default (10)',
         },
         load: {
           products: sizes.products,

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
 import { CatalogRepository } from '../commerce/catalog/catalog.repository';
 import { parseCatalog } from '../commerce/catalog/catalog-import';
+import { AppConfig } from '../platform/config/app-config';
 import { runCli, UsageError } from './run-cli';
 
 const USAGE = `Usage:
@@ -32,7 +33,7 @@ runCli(
     const { products, problems } = parseCatalog(file, content);
     for (const problem of problems) process.stderr.write(`line ${problem.line}: ${problem.field} ${problem.reason}\n`);
     const importing = problems.length > 0 && values.strict ? [] : products;
-    if (importing.length > 0) await new CatalogRepository(app.get(DataSource)).upsertAll(importing);
+    if (importing.length > 0) await new CatalogRepository(app.get(DataSource), app.get(AppConfig)).upsertAll(importing);
     const rejectedLines = new Set(problems.map((p) => p.line)).size;
     process.stdout.write(
       `Imported ${importing.length} product(s)` +

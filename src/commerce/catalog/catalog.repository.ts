@@ -1,17 +1,38 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { DataSource, Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { AppConfig } from '../../platform/config/app-config';
 import { ProductEntity } from '../entities/product.entity';
 
 const MAX_TERMS = 8;
+/** Distinct searches whose answers a replica keeps. */
+const SEARCH_CACHE_ENTRIES = 1_000;
 
-/** The catalog: full-text search, browsing by category, lookups. */
+/**
+ * The catalog: full-text search, browsing by category, lookups. Search answers are kept for
+ * COMMERCE_SEARCH_CACHE_SECONDS: a broad word ranks thousands of matches, and the frequent queries
+ * are the broad ones. Writes through this repository clear them; an import by another process or
+ * replica shows in search within that time. Detail, carts and checkout always read the table.
+ */
 @Injectable()
 export class CatalogRepository {
   private readonly products: Repository<ProductEntity>;
+  private readonly searches?: LRUCache<string, ProductEntity[], { terms: string[]; limit: number }>;
 
-  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    config: AppConfig,
+  ) {
     this.products = dataSource.getRepository(ProductEntity);
+    const ttl = config.commerce.searchCacheSeconds * 1_000;
+    if (ttl > 0)
+      this.searches = new LRUCache({
+        max: SEARCH_CACHE_ENTRIES,
+        ttl,
+        // One query to PostgreSQL however many callers ask the same at once.
+        fetchMethod: (_key, _stale, { context }) => this.uncachedSearch(context.terms, context.limit),
+      });
   }
 
   findById(id: string): Promise<ProductEntity | null> {
@@ -40,6 +61,7 @@ export class CatalogRepository {
           .execute();
       }
     });
+    this.searches?.clear();
   }
 
   /**
@@ -49,8 +71,9 @@ export class CatalogRepository {
   async search(q: string, limit: number): Promise<ProductEntity[]> {
     const terms = (q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_TERMS);
     if (terms.length === 0) return [];
-    const all = await this.ranked(terms.map((t) => `${t}:*`).join(' & '), limit);
-    return all.length > 0 || terms.length === 1 ? all : this.ranked(terms.map((t) => `${t}:*`).join(' | '), limit);
+    if (!this.searches) return this.uncachedSearch(terms, limit);
+    const found = await this.searches.fetch(`${limit} ${terms.join(' ')}`, { context: { terms, limit } });
+    return [...(found ?? [])];
   }
 
   /** Categories with their product counts, largest first. */
@@ -78,14 +101,29 @@ export class CatalogRepository {
     return { items, total };
   }
 
+  /**
+   * The best `limit` matches by ts_rank, then name and id (a total order: the same query always
+   * answers the same list). Ranked on narrow rows (id, rank, name) and only the winners fetched
+   * whole: a broad word matches thousands of products, and sorting their full rows was half the cost.
+   */
+  private async uncachedSearch(terms: string[], limit: number): Promise<ProductEntity[]> {
+    const all = await this.ranked(terms.map((t) => `${t}:*`).join(' & '), limit);
+    return all.length > 0 || terms.length === 1 ? all : this.ranked(terms.map((t) => `${t}:*`).join(' | '), limit);
+  }
+
   private ranked(tsquery: string, limit: number): Promise<ProductEntity[]> {
     return this.products
       .createQueryBuilder('p')
-      .where(`p.search @@ to_tsquery('english', :tsquery)`, { tsquery })
-      .orderBy(`ts_rank_cd(p.search, to_tsquery('english', :tsquery))`, 'DESC')
+      .innerJoin(
+        `(SELECT c.id, ts_rank(c.search, q) AS rank FROM products c, to_tsquery('english', :tsquery) q
+           WHERE c.search @@ q ORDER BY rank DESC, c.name, c.id LIMIT :limit)`,
+        'best',
+        'best.id = p.id',
+      )
+      .setParameters({ tsquery, limit })
+      .orderBy('best.rank', 'DESC')
       .addOrderBy('p.name')
       .addOrderBy('p.id')
-      .limit(limit)
       .getMany();
   }
 }

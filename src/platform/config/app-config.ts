@@ -9,6 +9,8 @@ export class AppConfig {
   readonly env: EnvironmentVariables['NODE_ENV'];
   readonly http: { host: string; port: number; maxBodyBytes: number };
   readonly grpc: { host: string; port: number };
+  /** The unauthenticated /metrics listener's port; 0: none. */
+  readonly metricsPort: number;
   readonly database:
     | { mode: 'external'; url: string; poolSize: number; migrationsRun: boolean }
     | { mode: 'embedded'; dataDir: string; poolSize: number; migrationsRun: boolean };
@@ -38,6 +40,7 @@ export class AppConfig {
     siteDescription: string;
     rateLimitPerMinute: number;
     sessionTtlSeconds: number;
+    searchCacheSeconds: number;
   };
   readonly orchestration: {
     router: { model?: string; baseUrl: string; apiKey?: string; fallback: 'default' | 'error'; timeoutMs: number };
@@ -55,6 +58,7 @@ export class AppConfig {
     this.dataDir = isAbsolute(env.DATA_DIR) ? env.DATA_DIR : resolve(process.cwd(), env.DATA_DIR);
     this.http = { host: env.HOST, port: env.PORT, maxBodyBytes: env.MAX_BODY_BYTES };
     this.grpc = { host: env.HOST, port: env.GRPC_PORT };
+    this.metricsPort = env.METRICS_PORT;
     const common = { poolSize: env.DATABASE_POOL_SIZE, migrationsRun: env.DATABASE_MIGRATIONS_RUN };
     this.database = env.DATABASE_URL
       ? { mode: 'external', url: env.DATABASE_URL, ...common }
@@ -102,6 +106,7 @@ export class AppConfig {
       siteDescription: env.COMMERCE_SITE_DESCRIPTION,
       rateLimitPerMinute: env.COMMERCE_RATE_LIMIT_PER_MIN,
       sessionTtlSeconds: env.COMMERCE_SESSION_TTL_SECONDS,
+      searchCacheSeconds: env.COMMERCE_SEARCH_CACHE_SECONDS,
     };
     this.orchestration = {
       router: {

@@ -137,6 +137,13 @@ export class EnvironmentVariables {
   @Max(600_000)
   SHUTDOWN_TIMEOUT_MS = 25_000;
 
+  /** A second HTTP listener serving only GET /metrics, without a key, for Prometheus (0: none). */
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  METRICS_PORT = 0;
+
   /** The hub's external base URL for agent cards; unset: taken from each request's Host. */
   @EmptyAsUnset()
   @IsOptional()
@@ -312,6 +319,13 @@ export class EnvironmentVariables {
   @Min(60)
   @Max(30 * 86_400)
   COMMERCE_SESSION_TTL_SECONDS = 3_600;
+
+  /** How long a replica reuses a search's answer (0: never); an import shows in search within it. */
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(3_600)
+  COMMERCE_SEARCH_CACHE_SECONDS = 10;
 
   /** How long an MCP tool waits for an agent's answer (send_message) before "Request failed: timeout". */
   @EnvInt()
