@@ -11,6 +11,8 @@ import { EventsModule } from './platform/events/events.module';
 import { HealthModule } from './platform/health/health.module';
 import { JsonBodyMiddleware } from './platform/http/json-body.middleware';
 import { KvModule } from './platform/kv/kv.module';
+import { HttpMetricsMiddleware } from './platform/metrics/http-metrics.middleware';
+import { MetricsModule } from './platform/metrics/metrics.module';
 import { LoggingModule } from './platform/logging/logging.module';
 import { OutboundModule } from './platform/outbound/outbound.module';
 import { PlatformModule } from './platform/platform.module';
@@ -19,6 +21,7 @@ import { RedisModule } from './platform/redis/redis.module';
 import { SystemModule } from './platform/system/system.module';
 import { OrchestrationModule } from './orchestration/orchestration.module';
 import { CommerceModule } from './commerce/commerce.module';
+import { DiagnosticsModule } from './diagnostics/diagnostics.module';
 import { McpModule } from './mcp/mcp.module';
 import { RegistryModule } from './registry/registry.module';
 import { TaskHostModule } from './task-host/task-host.module';
@@ -27,6 +30,7 @@ import { TaskHostModule } from './task-host/task-host.module';
   imports: [
     ConfigModule,
     LoggingModule,
+    MetricsModule,
     DatabaseModule.forRoot(),
     RedisModule,
     KvModule,
@@ -44,6 +48,7 @@ import { TaskHostModule } from './task-host/task-host.module';
     TaskHostModule,
     CommerceModule,
     McpModule,
+    DiagnosticsModule,
   ],
   providers: [
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
@@ -59,6 +64,6 @@ import { TaskHostModule } from './task-host/task-host.module';
 })
 export class AppModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(JsonBodyMiddleware).forRoutes('*');
+    consumer.apply(HttpMetricsMiddleware, JsonBodyMiddleware).forRoutes('*');
   }
 }

@@ -3,6 +3,7 @@ import { AuthCoreModule } from '../platform/auth/auth-core.module';
 import { ConfigModule } from '../platform/config/config.module';
 import { DatabaseModule } from '../platform/database/database.module';
 import { EventsModule } from '../platform/events/events.module';
+import { MetricsModule } from '../platform/metrics/metrics.module';
 import { RedisModule } from '../platform/redis/redis.module';
 
 /**
@@ -18,6 +19,7 @@ export class CliModule {
         ConfigModule,
         DatabaseModule.forRoot({ attachToRunning: true, runMigrations: options.runMigrations }),
         RedisModule,
+        MetricsModule,
         EventsModule,
         AuthCoreModule,
       ],

@@ -1,4 +1,5 @@
 import { Artifact, Message, Part, Role, Task, TaskState } from '@a2a-js/sdk';
+import { stateName } from '../a2a/task-state-names';
 
 const FINAL = new Set([
   TaskState.TASK_STATE_COMPLETED,
@@ -6,26 +7,6 @@ const FINAL = new Set([
   TaskState.TASK_STATE_CANCELED,
   TaskState.TASK_STATE_REJECTED,
 ]);
-
-/** The A2A name of a state: submitted, working, input-required, completed, failed, canceled, … */
-export function stateName(state: TaskState | undefined): string {
-  if (state === undefined) return 'unknown';
-  const name = TaskState[state];
-  return name
-    ? name
-        .replace(/^TASK_STATE_/, '')
-        .toLowerCase()
-        .replace(/_/g, '-')
-    : 'unknown';
-}
-
-/** The same, from a stored ProtoJSON name such as TASK_STATE_INPUT_REQUIRED. */
-export function stateNameOf(stored: string): string {
-  return stored
-    .replace(/^TASK_STATE_/, '')
-    .toLowerCase()
-    .replace(/_/g, '-');
-}
 
 export function isFinal(state: TaskState | undefined): boolean {
   return state !== undefined && FINAL.has(state);

@@ -10,6 +10,7 @@ import { PUSH_EVENTS, PushEvent } from '../a2a/push/entities/push-subscription.e
 import { PushConfigRepository } from '../a2a/push/push-config.repository';
 import { webhookUrlProblem } from '../a2a/push/webhook-url';
 import { A2aTaskRepository } from '../a2a/store/a2a-task.repository';
+import { stateName, stateNameOf } from '../a2a/task-state-names';
 import type { Principal } from '../platform/auth/principal';
 import { AppConfig } from '../platform/config/app-config';
 import { isDomainError } from '../platform/errors/domain-error';
@@ -19,7 +20,7 @@ import { AgentRepository } from '../registry/agent.repository';
 import { RegistryService } from '../registry/registry.service';
 import { remoteFailureReason } from '../registry/remote/remote-agent.executor';
 import { RemoteAgentHosting } from '../registry/remote/remote-agent-hosting';
-import { isFinal, messageView, MessageView, stateName, stateNameOf, taskView, TaskView } from './a2a-views';
+import { isFinal, messageView, MessageView, taskView, TaskView } from './a2a-views';
 
 /** A tool failure whose text the MCP host shows as it is. */
 export class ToolError extends Error {}

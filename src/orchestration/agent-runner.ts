@@ -2,6 +2,7 @@ import { Part, SendMessageRequest, StreamResponse, Task, TaskState } from '@a2a-
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { userTextMessage } from '../a2a/executors/agent-messages';
 import { AgentHost, callContextFor } from '../a2a/hosting/agent-host';
+import type { Metrics } from '../platform/metrics/metrics';
 import type { AgentResponse } from './orchestration.types';
 
 /** How an agent's turn ended, beyond AgentResponse: a question, a timeout, its task. */
@@ -40,6 +41,7 @@ export class AgentRunner {
   constructor(
     private readonly host: AgentHost,
     private readonly deadlineMs: number,
+    private readonly metrics?: Metrics,
   ) {}
 
   /** Runs the calls, at most `parallel` at a time; outcomes in call order. */
@@ -50,10 +52,22 @@ export class AgentRunner {
       while (next < calls.length) {
         const index = next++;
         outcomes[index] = await this.run(calls[index], caller);
+        this.observe(outcomes[index]);
       }
     };
     await Promise.all(Array.from({ length: Math.min(parallel, calls.length) }, worker));
     return outcomes;
+  }
+
+  private observe(outcome: AgentOutcome): void {
+    const kind = outcome.timedOut
+      ? 'timeout'
+      : outcome.needsInput
+        ? 'input_required'
+        : outcome.success
+          ? 'success'
+          : 'error';
+    this.metrics?.agentCall(outcome.agentId, kind, outcome.executionTimeMs / 1000);
   }
 
   async run(call: AgentCall, caller: ServerCallContext): Promise<AgentOutcome> {

@@ -2,6 +2,7 @@ import { Module, OnModuleInit } from '@nestjs/common';
 import { A2aModule } from '../a2a/a2a.module';
 import { AgentHost } from '../a2a/hosting/agent-host';
 import { AppConfig } from '../platform/config/app-config';
+import { Metrics } from '../platform/metrics/metrics';
 import { RoutePolicies } from '../platform/http/route-policies';
 import { OrchestrationContextStore } from './context/orchestration-context.store';
 import { ConversationService } from './conversation.service';
@@ -21,7 +22,7 @@ import { RoutingLog } from './routing-log/routing-log';
   imports: [A2aModule],
   controllers: [OrchestratorHttpController],
   providers: [AgentRouter, OrchestrationContextStore, RoutingLog, ConversationService],
-  exports: [RoutingLog, OrchestrationContextStore],
+  exports: [RoutingLog, OrchestrationContextStore, AgentRouter],
 })
 export class OrchestrationModule implements OnModuleInit {
   constructor(
@@ -31,6 +32,7 @@ export class OrchestrationModule implements OnModuleInit {
     private readonly routingLog: RoutingLog,
     private readonly routes: RoutePolicies,
     private readonly config: AppConfig,
+    private readonly metrics: Metrics,
   ) {}
 
   onModuleInit(): void {
@@ -38,7 +40,14 @@ export class OrchestrationModule implements OnModuleInit {
     this.routes.registerJsonRpc(/^\/a2a\/lucia-orchestrator$/);
     this.host.host({
       profile: ORCHESTRATOR_PROFILE,
-      executor: new OrchestratorExecutor(this.host, this.router, this.contexts, this.routingLog, this.config),
+      executor: new OrchestratorExecutor(
+        this.host,
+        this.router,
+        this.contexts,
+        this.routingLog,
+        this.config,
+        this.metrics,
+      ),
       wrapHandler: withOrchestrationErrors,
     });
   }

@@ -8,6 +8,7 @@ import { ownerOf } from '../a2a/hosting/a2a-user';
 import { AgentHost } from '../a2a/hosting/agent-host';
 import { AppConfig } from '../platform/config/app-config';
 import { isDomainError } from '../platform/errors/domain-error';
+import type { Metrics } from '../platform/metrics/metrics';
 import { AgentCall, AgentOutcome, AgentRunner, textOf } from './agent-runner';
 import { ContextSnapshot, empty, OrchestrationContextStore } from './context/orchestration-context.store';
 import { OrchestrationFailure } from './orchestration-failure';
@@ -57,9 +58,10 @@ export class OrchestratorExecutor implements AgentExecutor {
     private readonly contexts: OrchestrationContextStore,
     private readonly routingLog: RoutingLog,
     config: AppConfig,
+    metrics?: Metrics,
   ) {
     this.settings = config.orchestration;
-    this.runner = new AgentRunner(host, this.settings.agentTimeoutMs);
+    this.runner = new AgentRunner(host, this.settings.agentTimeoutMs, metrics);
   }
 
   async execute(request: RequestContext, bus: ExecutionEventBus): Promise<void> {

@@ -45,6 +45,7 @@ import { WORKFLOW_PROFILE } from './workflow/workflow.profile';
     A2aTaskRecordsService,
     TaskEventsGateway,
   ],
+  exports: [TaskRepository],
 })
 export class TaskHostModule implements OnModuleInit {
   constructor(

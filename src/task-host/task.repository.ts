@@ -34,6 +34,14 @@ export class TaskRepository {
     return this.dataSource.transaction((manager) => work(new TaskTransaction(manager)));
   }
 
+  /** How many task-tree tasks are in each status. */
+  async countByStatus(): Promise<Map<string, number>> {
+    const rows: { status: string; count: number }[] = await this.dataSource.query(
+      `SELECT status, count(*)::int AS count FROM tasks GROUP BY status`,
+    );
+    return new Map(rows.map((row) => [row.status, row.count]));
+  }
+
   findById(id: string): Promise<TaskEntity | null> {
     return this.repo.findOne({ where: { id } });
   }

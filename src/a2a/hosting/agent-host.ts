@@ -18,6 +18,7 @@ import { AppConfig } from '../../platform/config/app-config';
 import { SecretBox } from '../../platform/crypto/secret-box';
 import { DomainError } from '../../platform/errors/domain-error';
 import { ErrorCode } from '../../platform/errors/error-code';
+import { Metrics } from '../../platform/metrics/metrics';
 import { KeyValueStore } from '../../platform/kv/key-value-store';
 import { OutboundHttp } from '../../platform/net/outbound-http';
 import { AgentProfile, DEFAULT_AGENT_ID } from '../agent-profile';
@@ -86,13 +87,14 @@ export class AgentHost {
     private readonly pushConfigs: PushConfigRepository,
     private readonly secrets: SecretBox,
     private readonly outbound: OutboundHttp,
+    private readonly metrics: Metrics,
   ) {}
 
   host(definition: AgentDefinition): HostedAgent {
     const { profile, executor } = definition;
     const taskStore = new KvTaskStore(profile.id, this.kv, this.tasks, this.config.a2a.taskTtlSeconds * 1000);
     const pushStore = new PgPushConfigStore(profile.id, this.pushConfigs, this.secrets, this.outbound);
-    const pushSender = new RetryingPushSender(profile.id, pushStore, this.pushConfigs, this.outbound);
+    const pushSender = new RetryingPushSender(profile.id, pushStore, this.pushConfigs, this.outbound, this.metrics);
     const card = this.cards.build(profile, this.endpoints.configured());
     const guarded = new GuardedRequestHandler(
       profile.id,

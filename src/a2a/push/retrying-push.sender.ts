@@ -8,6 +8,7 @@ import {
 } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { Metrics } from '../../platform/metrics/metrics';
 import { OutboundHttp } from '../../platform/net/outbound-http';
 import { deliverWebhook, describeTarget } from '../../platform/net/webhook-delivery';
 import { ownerOf } from '../hosting/a2a-user';
@@ -36,6 +37,7 @@ export class RetryingPushSender implements PushNotificationSender {
     private readonly store: PgPushConfigStore,
     private readonly configs: PushConfigRepository,
     private readonly http: OutboundHttp,
+    private readonly metrics?: Metrics,
     private readonly retryDelaysMs: readonly number[] = PUSH_RETRY_DELAYS_MS,
   ) {}
 
@@ -104,6 +106,7 @@ export class RetryingPushSender implements PushNotificationSender {
       { method: 'POST', headers, body },
       this.retryDelaysMs,
     );
+    this.metrics?.pushDelivery('a2a', !error);
     if (error)
       this.logger.warn(`Push notification for task ${taskId} to ${describeTarget(target.config.url)} failed: ${error}`);
     await this.configs

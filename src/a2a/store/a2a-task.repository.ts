@@ -57,6 +57,14 @@ export class A2aTaskRepository {
   }
 
   /** Every agent's and owner's rows for a task id (internal inspection; usually one). */
+  /** How many task records are in each state (A2A state names as stored). */
+  async countByState(): Promise<Map<string, number>> {
+    const rows: { state: string; count: number }[] = await this.repo.query(
+      `SELECT state, count(*)::int AS count FROM a2a_tasks GROUP BY state`,
+    );
+    return new Map(rows.map((row) => [row.state, row.count]));
+  }
+
   findByTaskId(taskId: string): Promise<A2aTaskEntity[]> {
     return this.repo.find({ where: { taskId }, order: { updatedAt: 'DESC' } });
   }

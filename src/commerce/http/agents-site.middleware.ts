@@ -5,6 +5,7 @@ import { sha256Hex } from '../../platform/crypto/sha256';
 import { DomainError } from '../../platform/errors/domain-error';
 import { ErrorCode } from '../../platform/errors/error-code';
 import { KeyValueStore } from '../../platform/kv/key-value-store';
+import { Metrics } from '../../platform/metrics/metrics';
 import { isAgentsSite, sessionTokenOf, setAgentsHeaders } from './agents-http';
 import { TokenBucket } from './token-bucket';
 
@@ -16,7 +17,11 @@ import { TokenBucket } from './token-bucket';
 export class AgentsSiteMiddleware implements NestMiddleware {
   private readonly bucket: TokenBucket;
 
-  constructor(kv: KeyValueStore, config: AppConfig) {
+  constructor(
+    kv: KeyValueStore,
+    config: AppConfig,
+    private readonly metrics: Metrics,
+  ) {
     this.bucket = new TokenBucket(kv, config.commerce.rateLimitPerMinute);
   }
 
@@ -33,6 +38,7 @@ export class AgentsSiteMiddleware implements NestMiddleware {
       String(decision.allowed ? decision.resetAt : Math.ceil(Date.now() / 1000) + decision.retryAfterSeconds),
     );
     if (!decision.allowed) {
+      this.metrics.rateLimitRefusals.inc({ policy: 'commerce' });
       throw new DomainError(ErrorCode.RATE_LIMITED, 'Rate limit exceeded', {
         retryAfterSeconds: decision.retryAfterSeconds,
       });

@@ -34,6 +34,21 @@ export class AgentRouter {
     return this.llm !== undefined;
   }
 
+  /** Which router routes, and for the LLM router whether its endpoint answers now. */
+  async readiness() {
+    const { model, baseUrl, fallback } = this.config.orchestration.router;
+    if (!this.llm) return { router: 'default' as const, ready: true };
+    const endpoint = await this.llm.probe();
+    return {
+      router: 'llm' as const,
+      ready: endpoint.reachable && endpoint.error === undefined,
+      model,
+      base_url: baseUrl,
+      fallback,
+      endpoint,
+    };
+  }
+
   /** `key` identifies the agent set (AgentHost.revision); the same key reuses the index. */
   async route(request: RoutingRequest, agents: readonly AgentProfile[], key: unknown): Promise<RouterDecision> {
     if (this.llm && agents.length) {

@@ -75,6 +75,28 @@ export class LlmRouter {
     throw new LlmRouterError(`LLM router failed twice: ${problem}`);
   }
 
+  /**
+   * Whether the endpoint answers: GET {base}/models (OpenAI-compatible), with the key. Any HTTP
+   * answer means reachable; 401/403 say the key is refused.
+   */
+  async probe(timeoutMs = 3_000): Promise<{ reachable: boolean; http_status?: number; error?: string }> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
+    try {
+      const response = await fetch(`${this.options.baseUrl}/models`, {
+        headers,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      await response.body?.cancel();
+      if (response.status === 401 || response.status === 403)
+        return { reachable: true, http_status: response.status, error: 'the endpoint refuses ROUTER_API_KEY' };
+      return { reachable: true, http_status: response.status };
+    } catch (error) {
+      const why = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : 'unreachable';
+      return { reachable: false, error: `router endpoint ${why}` };
+    }
+  }
+
   private async complete(messages: { role: string; content: string }[]): Promise<string> {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;

@@ -1,7 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, Repository } from 'typeorm';
-import { RoutingDecisionEntity } from './routing-decision.entity';
+import { Metrics } from '../../platform/metrics/metrics';
+import { RoutingDecisionEntity, RoutingOutcome } from './routing-decision.entity';
 
 const MAX_REQUEST_TEXT = 500;
 
@@ -16,11 +17,19 @@ export class RoutingLog {
   private readonly logger = new Logger('RoutingLog');
   private readonly decisions: Repository<RoutingDecisionEntity>;
 
-  constructor(@Inject(DataSource) dataSource: DataSource) {
+  constructor(
+    @Inject(DataSource) dataSource: DataSource,
+    private readonly metrics: Metrics,
+  ) {
     this.decisions = dataSource.getRepository(RoutingDecisionEntity);
   }
 
   record(decision: RoutingRecord): Promise<void> {
+    this.metrics.routingDecisions.inc({
+      agent: decision.agents[0] ?? 'none',
+      outcome: decision.outcome,
+      router: decision.router,
+    });
     const row: RoutingDecisionEntity = {
       ...decision,
       id: randomUUID(),
@@ -34,10 +43,67 @@ export class RoutingLog {
     );
   }
 
+  /**
+   * A page of the log, newest first, after `cursor` (the `next_cursor` of the page before): keyset
+   * paging on (created_at, id), so pages hold steady while new decisions arrive.
+   */
+  async page(filter: RoutingLogFilter): Promise<{ rows: RoutingDecisionEntity[]; nextCursor: string | null }> {
+    const query = this.decisions.createQueryBuilder('d');
+    if (filter.agent) query.andWhere('d.agents @> :agent::jsonb', { agent: JSON.stringify([filter.agent]) });
+    if (filter.contextId) query.andWhere('d.context_id = :contextId', { contextId: filter.contextId });
+    if (filter.outcome) query.andWhere('d.outcome = :outcome', { outcome: filter.outcome });
+    if (filter.since) query.andWhere('d.created_at >= :since', { since: filter.since });
+    if (filter.until) query.andWhere('d.created_at < :until', { until: filter.until });
+    if (filter.minConfidence !== undefined)
+      query.andWhere('d.confidence >= :minConfidence', { minConfidence: filter.minConfidence });
+    if (filter.maxConfidence !== undefined)
+      query.andWhere('d.confidence <= :maxConfidence', { maxConfidence: filter.maxConfidence });
+    if (filter.after)
+      query.andWhere('(d.created_at, d.id) < (:afterAt, :afterId)', {
+        afterAt: filter.after.createdAt,
+        afterId: filter.after.id,
+      });
+    const rows = await query
+      .orderBy('d.created_at', 'DESC')
+      .addOrderBy('d.id', 'DESC')
+      .limit(filter.limit + 1)
+      .getMany();
+    const more = rows.length > filter.limit;
+    const page = more ? rows.slice(0, filter.limit) : rows;
+    const last = page.at(-1);
+    return { rows: page, nextCursor: more && last ? encodeCursor(last) : null };
+  }
+
   /** Newest first. */
   recent(owner: string, contextId: string, limit = 50): Promise<RoutingDecisionEntity[]> {
     return this.decisions.find({ where: { owner, contextId }, order: { createdAt: 'DESC' }, take: limit });
   }
+}
+
+export interface RoutingLogFilter {
+  agent?: string;
+  contextId?: string;
+  outcome?: RoutingOutcome;
+  since?: Date;
+  until?: Date;
+  minConfidence?: number;
+  maxConfidence?: number;
+  /** Decisions older than this one (a decoded cursor). */
+  after?: { createdAt: Date; id: string };
+  limit: number;
+}
+
+function encodeCursor(row: RoutingDecisionEntity): string {
+  return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
+}
+
+/** The position a cursor names, or undefined when it is not one of ours. */
+export function decodeCursor(cursor: string): { createdAt: Date; id: string } | undefined {
+  const [at, id, extra] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const createdAt = new Date(at ?? '');
+  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+  if (extra !== undefined || Number.isNaN(createdAt.getTime()) || !uuid.test(id ?? '')) return undefined;
+  return { createdAt, id };
 }
 
 function truncate(text: string): string {

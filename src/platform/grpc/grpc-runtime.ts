@@ -7,6 +7,8 @@ import { HealthImplementation, protoPath as healthProtoPath } from 'grpc-health-
 import { join } from 'node:path';
 import { PROTO_DIR } from '../../paths';
 import { AppConfig } from '../config/app-config';
+import { grpcMetricsInterceptor } from '../metrics/grpc-metrics.interceptor';
+import { Metrics } from '../metrics/metrics';
 
 /** Our own services; every file here is loaded, served by Nest controllers and listed by reflection. */
 export const PROTO_FILES = [
@@ -28,8 +30,18 @@ export class GrpcRuntime {
   private readonly logger = new Logger('Grpc');
   private readonly hooks: GrpcServerHook[] = [];
   private server?: Server;
+  private draining = false;
 
-  constructor(private readonly config: AppConfig) {}
+  constructor(
+    private readonly config: AppConfig,
+    private readonly metrics: Metrics,
+  ) {}
+
+  /** grpc.health.v1 follows readiness; once draining it stays NOT_SERVING. */
+  setServing(serving: boolean): void {
+    if (this.draining) return;
+    this.health.setStatus('', serving ? 'SERVING' : 'NOT_SERVING');
+  }
 
   addServerHook(hook: GrpcServerHook): void {
     this.hooks.push(hook);
@@ -51,6 +63,8 @@ export class GrpcRuntime {
           includeDirs: [PROTO_DIR],
         },
         maxReceiveMessageLength: this.config.http.maxBodyBytes,
+        // grpc-js takes server interceptors with its server options, which Nest passes through.
+        channelOptions: { interceptors: [grpcMetricsInterceptor(this.metrics)] },
         onLoadPackageDefinition: (definition, server) => this.onServer(server as Server, definition),
       },
     };
@@ -58,6 +72,7 @@ export class GrpcRuntime {
 
   /** Stops taking calls, lets running ones finish until the deadline, then cuts the rest. */
   async drain(deadlineMs: number): Promise<void> {
+    this.draining = true;
     this.health.setStatus('', 'NOT_SERVING');
     const server = this.server;
     if (!server) return;

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectThrottlerStorage, type ThrottlerStorage } from '@nestjs/throttler';
 import { AppConfig } from '../config/app-config';
+import { Metrics } from '../metrics/metrics';
 import { DomainError } from '../errors/domain-error';
 import { ErrorCode } from '../errors/error-code';
 import { RATE_LIMIT_POLICIES, RateLimitPolicy } from './rate-limit.decorator';
@@ -38,6 +39,7 @@ export class RateLimiter {
   constructor(
     @InjectThrottlerStorage() private readonly storage: ThrottlerStorage,
     private readonly config: AppConfig,
+    private readonly metrics: Metrics,
   ) {
     this.limits = policyLimits(config);
   }
@@ -61,6 +63,7 @@ export class RateLimiter {
       resetAt: Math.ceil(Date.now() / 1000) + record.timeToExpire,
     };
     if (record.isBlocked) {
+      this.metrics.rateLimitRefusals.inc({ policy });
       const retryAfter = record.timeToBlockExpire;
       throw Object.assign(
         new DomainError(

@@ -88,6 +88,21 @@ function normalize(card: Record<string, unknown>): AgentCard {
   return new DefaultAgentCardResolver({ legacyCompat: { enabled: true } }).normalizeAgentCard(card);
 }
 
+/** Where the hub calls a remote agent: its card's interfaces, made reachable; none when the card cannot be read. */
+export function reachableEndpoints(
+  card: Record<string, unknown>,
+  baseUrl: string,
+): { transport: string; url: string }[] {
+  try {
+    return reachable(normalize(card), baseUrl).supportedInterfaces.map((iface) => ({
+      transport: iface.protocolBinding,
+      url: iface.url,
+    }));
+  } catch {
+    return [];
+  }
+}
+
 /**
  * Cards in the field often name the endpoint the agent saw itself at - `http://0.0.0.0:9999/`,
  * `http://localhost:8000/` - or a relative path. Such URLs are taken relative to the base URL

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, Repository } from 'typeorm';
 import { SecretBox } from '../../platform/crypto/secret-box';
+import { Metrics } from '../../platform/metrics/metrics';
 import { OutboundHttp } from '../../platform/net/outbound-http';
 import { deliverWebhook, describeTarget } from '../../platform/net/webhook-delivery';
 import type { StoredPushConfig } from '../entities/task-execution.entity';
@@ -29,6 +30,7 @@ export class TaskPushNotifier {
     private readonly http: OutboundHttp,
     private readonly secrets: SecretBox,
     @Inject(DataSource) dataSource: DataSource,
+    private readonly metrics: Metrics,
   ) {
     this.deliveries = dataSource.getRepository(TaskPushDeliveryEntity);
   }
@@ -79,6 +81,7 @@ export class TaskPushNotifier {
       { method: config.method, headers, body },
       this.retryDelaysMs,
     );
+    this.metrics.pushDelivery('task_tree', !error);
     const target = describeTarget(config.url);
     if (error) this.logger.warn(`Push notification for task ${data.task_id} to ${target} failed: ${error}`);
     await this.deliveries

@@ -1,0 +1,37 @@
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiSecurity, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { RequireScopes } from '../platform/auth/auth.decorators';
+import { DiagnosticsService } from './diagnostics.service';
+import { RoutingLogQuery } from './dto/routing-log.query';
+
+/** What the hub says about itself, for operators (scope `internal`; not rate limited: dashboards poll it). */
+@ApiTags('internal')
+@ApiSecurity('api-key')
+@ApiBearerAuth()
+@RequireScopes('internal')
+@Controller('internal')
+export class DiagnosticsController {
+  constructor(private readonly diagnostics: DiagnosticsService) {}
+
+  @Get('orchestration/health')
+  @ApiOkResponse({ description: 'Usable: status ok, or degraded with warnings' })
+  @ApiServiceUnavailableResponse({ description: 'Not usable: status down, with the reasons' })
+  async health(@Res({ passthrough: true }) res: Response) {
+    const report = await this.diagnostics.health();
+    if (report.status === 'down') res.status(503);
+    return report;
+  }
+
+  @Get('orchestration/routing-log')
+  @ApiOkResponse({ description: '{items, limit, next_cursor}: routing decisions, newest first' })
+  routingLog(@Query() query: RoutingLogQuery) {
+    return this.diagnostics.routingLog(query);
+  }
+
+  @Get('agents/:id/resolution')
+  @ApiOkResponse({ description: 'How the hub resolves the agent: source, endpoint, card, last check' })
+  resolution(@Param('id') id: string) {
+    return this.diagnostics.resolution(id);
+  }
+}
