@@ -10,16 +10,17 @@ import {
   User,
 } from '@a2a-js/sdk/server';
 import { jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Router } from 'express';
 import type { NextFunction, Request, Response } from 'express';
-import type { Principal } from '../../platform/auth/principal';
+import { Principal } from '../../platform/auth/principal';
 import { AppConfig } from '../../platform/config/app-config';
 import { SecretBox } from '../../platform/crypto/secret-box';
 import { DomainError } from '../../platform/errors/domain-error';
 import { ErrorCode } from '../../platform/errors/error-code';
-import { Metrics } from '../../platform/metrics/metrics';
+import { EventBus } from '../../platform/events/event-bus';
 import { KeyValueStore } from '../../platform/kv/key-value-store';
+import { Metrics } from '../../platform/metrics/metrics';
 import { OutboundHttp } from '../../platform/net/outbound-http';
 import { AgentProfile, DEFAULT_AGENT_ID } from '../agent-profile';
 import { AgentCardFactory } from '../card/agent-card.factory';
@@ -30,7 +31,7 @@ import { PushConfigRepository } from '../push/push-config.repository';
 import { RetryingPushSender } from '../push/retrying-push.sender';
 import { A2aTaskRepository } from '../store/a2a-task.repository';
 import { KvTaskStore } from '../store/kv-task.store';
-import { A2aUser, CallNotes } from './a2a-user';
+import { A2aUser, CallNotes, ownerOf } from './a2a-user';
 import { GuardedRequestHandler } from './guarded-request-handler';
 
 /** Key in ServerCallContext.state holding the id of the agent a call is for. */
@@ -65,8 +66,10 @@ export class HostedAgent {
  * compatibility on: requests without an A2A-Version header are served as v0.3.
  */
 @Injectable()
-export class AgentHost {
+export class AgentHost implements OnModuleInit {
+  private readonly logger = new Logger('AgentHost');
   private readonly agents = new Map<string, HostedAgent>();
+  private readonly executors = new Map<string, AgentExecutor>();
   /** One per agent id, kept across re-hosting so running tasks keep their streams and cancels. */
   private readonly buses = new Map<string, DefaultExecutionEventBusManager>();
   private changes = 0;
@@ -88,7 +91,12 @@ export class AgentHost {
     private readonly secrets: SecretBox,
     private readonly outbound: OutboundHttp,
     private readonly metrics: Metrics,
+    private readonly bus: EventBus,
   ) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.bus.subscribe(CANCEL_CHANNEL, (message) => this.cancelHere(message as CancelRequest));
+  }
 
   host(definition: AgentDefinition): HostedAgent {
     const { profile, executor } = definition;
@@ -99,7 +107,9 @@ export class AgentHost {
     const guarded = new GuardedRequestHandler(
       profile.id,
       new DefaultRequestHandler(card, taskStore, executor, this.eventBuses(profile.id), pushStore, pushSender),
+      (taskId, context) => this.relayCancel(profile.id, taskId, context),
     );
+    this.executors.set(profile.id, executor);
     const handler = definition.wrapHandler ? definition.wrapHandler(guarded) : guarded;
     const options = {
       requestHandler: handler,
@@ -145,6 +155,26 @@ export class AgentHost {
     let buses = this.buses.get(id);
     if (!buses) this.buses.set(id, (buses = new DefaultExecutionEventBusManager()));
     return buses;
+  }
+
+  /**
+   * A cancel for a task this replica does not run goes to every replica: the one running it
+   * cancels its executor (for a remote agent: tasks/cancel on the agent), while the SDK here
+   * records the cancellation.
+   */
+  private async relayCancel(agentId: string, taskId: string, context: ServerCallContext): Promise<void> {
+    if (this.isRunningHere(agentId, taskId, context)) return;
+    const request: CancelRequest = { agentId, taskId, owner: ownerOf(context) };
+    await this.bus
+      .publish(CANCEL_CHANNEL, request)
+      .catch((error: Error) => this.logger.warn(`Could not relay the cancel of task ${taskId}: ${error.message}`));
+  }
+
+  private async cancelHere({ agentId, taskId, owner }: CancelRequest): Promise<void> {
+    const user = new A2aUser(new Principal('cancel-relay', 'cancel-relay', owner, ['messages']));
+    const bus = this.buses.get(agentId)?.getByTaskId(taskId, callContextFor(agentId, user));
+    const executor = this.executors.get(agentId);
+    if (bus && executor) await executor.cancelTask(taskId, bus);
   }
 
   /** Whether this replica is running (has an open event bus for) the task, as seen by `context`'s caller. */
@@ -205,6 +235,15 @@ export class AgentHost {
 }
 
 const NOTES = Symbol('switchboard.callNotes');
+
+/** Where cancels of tasks running on another replica travel. */
+const CANCEL_CHANNEL = 'a2a:cancel';
+
+interface CancelRequest {
+  agentId: string;
+  taskId: string;
+  owner: string;
+}
 
 function notesOf(req: Request): CallNotes {
   const holder = req as Request & { [NOTES]?: CallNotes };

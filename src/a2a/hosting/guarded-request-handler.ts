@@ -34,6 +34,8 @@ export class GuardedRequestHandler implements A2ARequestHandler {
   constructor(
     private readonly agentId: string,
     private readonly inner: A2ARequestHandler,
+    /** Runs before a cancel reaches the SDK (the hub relays it to the replica running the task). */
+    private readonly beforeCancel?: (taskId: string, ctx: ServerCallContext) => Promise<void>,
   ) {}
 
   getAgentCard(): Promise<AgentCard> {
@@ -64,7 +66,10 @@ export class GuardedRequestHandler implements A2ARequestHandler {
   }
 
   cancelTask(params: CancelTaskRequest, ctx: ServerCallContext): Promise<Task> {
-    return this.guard('CancelTask', () => this.inner.cancelTask(params, ctx));
+    return this.guard('CancelTask', async () => {
+      await this.beforeCancel?.(params.id, ctx);
+      return this.inner.cancelTask(params, ctx);
+    });
   }
 
   createTaskPushNotificationConfig(params: TaskPushNotificationConfig, ctx: ServerCallContext) {

@@ -45,6 +45,7 @@ export class TaskRpcMethods {
         this.trees.tree(principal, taskIdParam(object(params), 'task_id', 'root_id', 'id')),
       'tasks.children': (params, { principal }) => this.children(principal, object(params)),
       'tasks.copy': (params, { principal }) => this.copy(principal, object(params)),
+      'tasks.watch': (params, { principal }) => this.watch(principal, object(params)),
     };
     methods['tasks.clone'] = methods['tasks.copy'];
     this.dispatcher = new JsonRpcDispatcher(new Map(Object.entries(methods)), taskRpcCodeFor);
@@ -115,6 +116,16 @@ export class TaskRpcMethods {
   private async cancel(principal: Principal, params: Record<string, unknown>) {
     const { taskId, cancelled } = await this.executions.cancel(principal, taskIdParam(params));
     return { task_id: taskId, status: 'cancelled', cancelled_count: cancelled.length };
+  }
+
+  /**
+   * `{task_id}` (any task of the tree): an event stream of the tree's next execution, whichever
+   * replica runs it, ending after its `final` event (as gRPC WatchTaskTree).
+   */
+  private async watch(principal: Principal, params: Record<string, unknown>) {
+    const task = await this.trees.get(principal, taskIdParam(params));
+    const events = await this.streams.open(task.rootId);
+    return new StreamedResult({ root_task_id: task.rootId, task_id: task.id, streaming: true }, events);
   }
 
   /**
