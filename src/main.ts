@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+// First: tracing (when configured) must patch http, fetch, pg and grpc before they are loaded.
+import './platform/telemetry/register';
 import { Logger } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { format } from 'node:util';
@@ -7,6 +9,7 @@ import { AppConfig } from './platform/config/app-config';
 import { ConfigurationError } from './platform/config/environment';
 import { Database } from './platform/database/database';
 import { ShutdownService } from './platform/lifecycle/shutdown.service';
+import { stopTracing, tracingEndpoint } from './platform/telemetry/tracing';
 
 async function main(): Promise<void> {
   const app = await createApp();
@@ -24,6 +27,8 @@ async function main(): Promise<void> {
     `HTTP on ${config.http.host}:${config.http.port} (OpenAPI at /docs), gRPC on ${config.grpc.host}:${config.grpc.port}`,
   );
   logger.log(`Database: ${Database.describe(config)}; key-value store and events: ${config.redis.mode}`);
+  const traces = tracingEndpoint();
+  if (traces) logger.log(`Tracing: OTLP to ${traces}`);
 }
 
 /**
@@ -54,6 +59,7 @@ function stopOnSignals(app: NestExpressApplication): void {
       .get(ShutdownService)
       .drain()
       .then(() => app.close())
+      .then(() => stopTracing())
       .then(
         () => process.exit(0),
         (error: unknown) => {

@@ -7,6 +7,7 @@ import { VERSION } from '../paths';
 import { AppConfig } from '../platform/config/app-config';
 import { DomainError } from '../platform/errors/domain-error';
 import { HealthChecks } from '../platform/health/health-checks';
+import { tracingEndpoint } from '../platform/telemetry/tracing';
 import { AgentRepository } from '../registry/agent.repository';
 import { RegistryService } from '../registry/registry.service';
 import { reachableEndpoints } from '../registry/remote/remote-client.factory';
@@ -153,13 +154,14 @@ export class DiagnosticsService {
   }
 
   private telemetry() {
+    const endpoint = tracingEndpoint();
     return {
       metrics: {
         endpoint: '/metrics',
         scope: 'internal',
         unauthenticated_port: this.config.metricsPort || null,
       },
-      tracing: { exporter: 'none', enabled: false },
+      tracing: endpoint ? { enabled: true, exporter: 'otlp', endpoint } : { enabled: false, exporter: 'none' },
     };
   }
 }

@@ -2,7 +2,8 @@ import { Part, SendMessageRequest, StreamResponse, Task, TaskState } from '@a2a-
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { userTextMessage } from '../a2a/executors/agent-messages';
 import { AgentHost, callContextFor } from '../a2a/hosting/agent-host';
-import type { Metrics } from '../platform/metrics/metrics';
+import type { AgentCallOutcome, Metrics } from '../platform/metrics/metrics';
+import { inSpan } from '../platform/telemetry/spans';
 import type { AgentResponse } from './orchestration.types';
 
 /** How an agent's turn ended, beyond AgentResponse: a question, a timeout, its task. */
@@ -60,17 +61,20 @@ export class AgentRunner {
   }
 
   private observe(outcome: AgentOutcome): void {
-    const kind = outcome.timedOut
-      ? 'timeout'
-      : outcome.needsInput
-        ? 'input_required'
-        : outcome.success
-          ? 'success'
-          : 'error';
-    this.metrics?.agentCall(outcome.agentId, kind, outcome.executionTimeMs / 1000);
+    this.metrics?.agentCall(outcome.agentId, outcomeKind(outcome), outcome.executionTimeMs / 1000);
   }
 
-  async run(call: AgentCall, caller: ServerCallContext): Promise<AgentOutcome> {
+  /** One agent's turn, in an `agent.call` span: the remote request (if any) is its child. */
+  run(call: AgentCall, caller: ServerCallContext): Promise<AgentOutcome> {
+    return inSpan(
+      'agent.call',
+      { 'switchboard.agent_id': call.agentId, 'switchboard.context_id': call.contextId },
+      () => this.attempt(call, caller),
+      (outcome) => ({ 'switchboard.outcome': outcomeKind(outcome), 'switchboard.task_id': outcome.taskId ?? '' }),
+    );
+  }
+
+  private async attempt(call: AgentCall, caller: ServerCallContext): Promise<AgentOutcome> {
     const started = Date.now();
     const agent = this.host.get(call.agentId);
     const result = (partial: Partial<AgentOutcome>): AgentOutcome => ({
@@ -200,4 +204,10 @@ export function textOf(parts: Part[]): string {
 
 function taskStateName(state: TaskState): string {
   return TaskState[state]?.replace(/^TASK_STATE_/, '').toLowerCase() ?? String(state);
+}
+
+function outcomeKind(outcome: AgentOutcome): AgentCallOutcome {
+  if (outcome.timedOut) return 'timeout';
+  if (outcome.needsInput) return 'input_required';
+  return outcome.success ? 'success' : 'error';
 }

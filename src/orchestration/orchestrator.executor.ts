@@ -8,6 +8,7 @@ import { ownerOf } from '../a2a/hosting/a2a-user';
 import { AgentHost } from '../a2a/hosting/agent-host';
 import { AppConfig } from '../platform/config/app-config';
 import { isDomainError } from '../platform/errors/domain-error';
+import { inSpan } from '../platform/telemetry/spans';
 import type { Metrics } from '../platform/metrics/metrics';
 import { AgentCall, AgentOutcome, AgentRunner, textOf } from './agent-runner';
 import { ContextSnapshot, empty, OrchestrationContextStore } from './context/orchestration-context.store';
@@ -98,7 +99,16 @@ export class OrchestratorExecutor implements AgentExecutor {
         return;
       }
 
-      const plan = await this.plan(utterance, text, context, agents);
+      const plan = await inSpan(
+        'orchestrator.route',
+        { 'switchboard.agents_available': agents.length },
+        () => this.plan(utterance, text, context, agents),
+        (chosen) => ({
+          'switchboard.router': chosen.router,
+          'switchboard.agents': chosen.kind === 'run' ? chosen.calls.map((c) => c.agentId) : [],
+          'switchboard.confidence': chosen.choice.confidence ?? -1,
+        }),
+      );
       Object.assign(log, {
         agents: plan.kind === 'run' ? plan.calls.map((c) => c.agentId) : plan.candidates,
         confidence: plan.choice.confidence,
