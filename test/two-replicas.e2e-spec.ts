@@ -1,4 +1,5 @@
 import { realDatabaseUrl, provisionBackends, TestBackends } from './support/backends';
+import { call, healthClient } from './support/grpc-clients';
 import { hasRedisServer, PrivateRedis } from './support/private-redis';
 import { RemoteAgent, startLightsAgent, startThermostatAgent } from './support/remote-agents';
 import { messageSend, registerAgent, startTestApp, TEST_ADMIN_KEY, TestApp } from './support/test-app';
@@ -154,14 +155,18 @@ if (!runnable)
         const health = await app.http().get('/internal/orchestration/health').set('X-Api-Key', TEST_ADMIN_KEY);
         expect(health.status).toBe(503);
         expect(health.body.reasons.join(' ')).toMatch(/^redis: /);
+        // gRPC health follows readiness (checked every 5 s).
+        await eventually(async () => (await grpcHealth(app)) === 'NOT_SERVING', 10_000);
       }
     } finally {
       await redis.up();
     }
-    for (const app of [a, b])
+    for (const app of [a, b]) {
       await eventually(
         async () => (await app.http().get('/api/agents').set('X-Api-Key', TEST_ADMIN_KEY)).status === 200,
       );
+      await eventually(async () => (await grpcHealth(app)) === 'SERVING', 10_000);
+    }
   });
 
   it('drains in-flight requests when a replica stops, and the other finishes its task tree, each task once', async () => {
@@ -264,6 +269,15 @@ async function openWatch(app: TestApp, taskId: string): Promise<{ rest(): Promis
       );
     },
   };
+}
+
+async function grpcHealth(app: TestApp): Promise<string | undefined> {
+  const client = healthClient(app.grpcAddress);
+  try {
+    return (await call(client.Check, client, { service: '' })).response?.status;
+  } finally {
+    client.close();
+  }
 }
 
 async function eventually(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
