@@ -112,7 +112,7 @@ describe('OpenTelemetry tracing (e2e)', () => {
     expect(incoming).toBeDefined();
     expect(ancestors(call!)).toContain(incoming!.name);
 
-    const health = await (await api('/internal/orchestration/health')).json();
+    const health = (await (await api('/internal/orchestration/health')).json()) as { telemetry: { tracing: unknown } };
     expect(health.telemetry.tracing).toEqual({ enabled: true, exporter: 'otlp', endpoint: collector.url });
   });
 });

@@ -29,6 +29,7 @@ import { explainSearches, QueryExplain } from './explain';
 import { LatencyStats, measure, Measurement, Planned } from './load';
 import type { ServerOptions } from './server';
 import { ServerProcess } from './server-client';
+import { redactUrl } from '../../src/platform/logging/redact-url';
 
 const PROJECT_ROOT = join(__dirname, '..', '..');
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -562,16 +563,6 @@ async function createSessions(baseUrl: string, count: number): Promise<string[]>
     tokens.push(token);
   }
   return tokens;
-}
-
-function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return url;
-  }
 }
 
 main().catch((error: unknown) => {

@@ -19,6 +19,7 @@ import { cpuBetween, CpuSample, sampleCpu, waitForQuiet } from './cpu';
 import type { ServerStats } from './server';
 import { ServerProcess } from './server-client';
 import { buildTree, shapeOf, TreeShape } from './tree';
+import { redactUrl } from '../../src/platform/logging/redact-url';
 
 const PROJECT_ROOT = join(__dirname, '..', '..');
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -593,16 +594,6 @@ async function main(): Promise<void> {
   console.log(`\nJSON: ${o.out}`);
   const invalid = results.some((r) => !r.valid) || failures.length > 0;
   process.exit(invalid ? 2 : 0);
-}
-
-function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return url;
-  }
 }
 
 main().catch((error: unknown) => {
