@@ -9,6 +9,7 @@ import { A2aGrpcService } from './grpc/a2a-grpc.service';
 import { AgentHost } from './hosting/agent-host';
 import { A2aHttpController, HubCardController } from './http/a2a-http.controller';
 import { PushConfigRepository } from './push/push-config.repository';
+import { PushSubscriptions } from './push/push-subscriptions';
 import { A2aTaskRepository } from './store/a2a-task.repository';
 
 /**
@@ -26,9 +27,10 @@ import { A2aTaskRepository } from './store/a2a-task.repository';
     AgentHost,
     A2aTaskRepository,
     PushConfigRepository,
+    PushSubscriptions,
     A2aGrpcService,
   ],
-  exports: [AgentHost, AgentCardService, HubEndpointsResolver, A2aTaskRepository, PushConfigRepository],
+  exports: [AgentHost, AgentCardService, HubEndpointsResolver, A2aTaskRepository, PushSubscriptions],
 })
 export class A2aModule implements OnModuleInit, BeforeApplicationShutdown {
   constructor(

@@ -7,7 +7,7 @@ import { userTextMessage } from '../a2a/executors/agent-messages';
 import { A2aUser } from '../a2a/hosting/a2a-user';
 import { AgentHost, callContextFor, HostedAgent } from '../a2a/hosting/agent-host';
 import { PUSH_EVENTS, PushEvent } from '../a2a/push/entities/push-subscription.entity';
-import { PushConfigRepository } from '../a2a/push/push-config.repository';
+import { PushSubscriptions } from '../a2a/push/push-subscriptions';
 import { webhookUrlProblem } from '../a2a/push/webhook-url';
 import { A2aTaskRepository } from '../a2a/store/a2a-task.repository';
 import { stateName, stateNameOf } from '../a2a/task-state-names';
@@ -50,7 +50,7 @@ export class McpToolsService implements OnApplicationShutdown {
     private readonly hosting: RemoteAgentHosting,
     private readonly endpoints: HubEndpointsResolver,
     private readonly config: AppConfig,
-    private readonly pushConfigs: PushConfigRepository,
+    private readonly pushSubscriptions: PushSubscriptions,
     @Inject(OutboundHttp) private readonly outbound: OutboundHttp,
   ) {}
 
@@ -88,7 +88,7 @@ export class McpToolsService implements OnApplicationShutdown {
     const problem = await webhookUrlProblem(this.outbound, webhookUrl);
     if (problem) throw new ToolError(`webhook_url ${problem}`);
     const now = new Date();
-    const subscription = await this.pushConfigs.subscribe({
+    const subscription = await this.pushSubscriptions.subscribe({
       id: randomUUID(),
       agentId,
       owner: principal.owner,
@@ -107,7 +107,7 @@ export class McpToolsService implements OnApplicationShutdown {
   }
 
   async deletePushNotifications(principal: Principal, configId: string) {
-    if (!(await this.pushConfigs.unsubscribe(principal.owner, configId)))
+    if (!(await this.pushSubscriptions.unsubscribe(principal.owner, configId)))
       throw new ToolError(`Push notification config not found: ${configId}`);
     return { config_id: configId, active: false };
   }

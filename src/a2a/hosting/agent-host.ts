@@ -28,6 +28,7 @@ import { HubEndpointsResolver } from '../card/hub-endpoints';
 import { jsonRpcPreflight, restPreflight } from '../http/protocol-preflight';
 import { PgPushConfigStore } from '../push/pg-push-config.store';
 import { PushConfigRepository } from '../push/push-config.repository';
+import { PushSubscriptions } from '../push/push-subscriptions';
 import { RetryingPushSender } from '../push/retrying-push.sender';
 import { A2aTaskRepository } from '../store/a2a-task.repository';
 import { KvTaskStore } from '../store/kv-task.store';
@@ -92,6 +93,7 @@ export class AgentHost implements OnModuleInit {
     private readonly outbound: OutboundHttp,
     private readonly metrics: Metrics,
     private readonly bus: EventBus,
+    private readonly subscriptions: PushSubscriptions,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -102,7 +104,14 @@ export class AgentHost implements OnModuleInit {
     const { profile, executor } = definition;
     const taskStore = new KvTaskStore(profile.id, this.kv, this.tasks, this.config.a2a.taskTtlSeconds * 1000);
     const pushStore = new PgPushConfigStore(profile.id, this.pushConfigs, this.secrets, this.outbound);
-    const pushSender = new RetryingPushSender(profile.id, pushStore, this.pushConfigs, this.outbound, this.metrics);
+    const pushSender = new RetryingPushSender(
+      profile.id,
+      pushStore,
+      this.pushConfigs,
+      this.outbound,
+      this.subscriptions,
+      this.metrics,
+    );
     const card = this.cards.build(profile, this.endpoints.configured());
     const guarded = new GuardedRequestHandler(
       profile.id,
@@ -142,6 +151,7 @@ export class AgentHost implements OnModuleInit {
 
   unhost(id: string): boolean {
     this.buses.delete(id);
+    this.executors.delete(id);
     this.changes++;
     return this.agents.delete(id);
   }

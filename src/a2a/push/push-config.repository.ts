@@ -55,10 +55,15 @@ export class PushConfigRepository {
     return this.subscriptions.find({ where: { agentId, owner }, order: { createdAt: 'ASC' } });
   }
 
-  /** Removes one of the owner's subscriptions; false when there is none with that id. */
-  async unsubscribe(owner: string, id: string): Promise<boolean> {
-    const result = await this.subscriptions.delete({ owner, id });
-    return (result.affected ?? 0) > 0;
+  /** Removes one of the owner's subscriptions; what was removed, or undefined when there is none with that id. */
+  async unsubscribe(owner: string, id: string): Promise<PushSubscriptionEntity | undefined> {
+    // A SELECT around the DELETE, so the driver hands back plain rows.
+    const rows: { agent_id: string }[] = await this.dataSource.query(
+      `WITH gone AS (DELETE FROM a2a_push_subscriptions WHERE owner = $1 AND id = $2 RETURNING agent_id)
+       SELECT agent_id FROM gone`,
+      [owner, id],
+    );
+    return rows[0] ? Object.assign(new PushSubscriptionEntity(), { id, owner, agentId: rows[0].agent_id }) : undefined;
   }
 
   async logDelivery(delivery: PushDeliveryEntity): Promise<void> {

@@ -16,6 +16,7 @@ import { PushDeliveryEntity } from './entities/push-delivery.entity';
 import { PushEvent } from './entities/push-subscription.entity';
 import { PgPushConfigStore } from './pg-push-config.store';
 import { PushConfigRepository } from './push-config.repository';
+import type { PushSubscriptions } from './push-subscriptions';
 
 const TOKEN_HEADER = 'X-A2A-Notification-Token';
 /** Waits before the 2nd, 3rd and 4th attempt. */
@@ -37,6 +38,7 @@ export class RetryingPushSender implements PushNotificationSender {
     private readonly store: PgPushConfigStore,
     private readonly configs: PushConfigRepository,
     private readonly http: OutboundHttp,
+    private readonly subscriptions?: PushSubscriptions,
     private readonly metrics?: Metrics,
     private readonly retryDelaysMs: readonly number[] = PUSH_RETRY_DELAYS_MS,
   ) {}
@@ -74,8 +76,8 @@ export class RetryingPushSender implements PushNotificationSender {
     context: ServerCallContext,
   ): Promise<StoredPushNotificationConfig[]> {
     const kinds = eventKinds(streamResponse);
-    if (kinds.length === 0) return [];
-    const subscriptions = await this.configs.subscriptionsOf(this.agentId, ownerOf(context));
+    if (kinds.length === 0 || !this.subscriptions) return [];
+    const subscriptions = await this.subscriptions.of(this.agentId, ownerOf(context));
     return subscriptions
       .filter((subscription) => subscription.events.some((event) => kinds.includes(event)))
       .map((subscription) => ({
