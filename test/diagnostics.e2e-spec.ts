@@ -1,6 +1,6 @@
 import { call, healthClient, systemClient } from './support/grpc-clients';
 import { RemoteAgent, startLightsAgent } from './support/remote-agents';
-import { freePort, registerAgent, startTestApp, TEST_ADMIN_KEY, TestApp } from './support/test-app';
+import { createApiKey, freePort, registerAgent, startTestApp, TEST_ADMIN_KEY, TestApp } from './support/test-app';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -15,14 +15,7 @@ describe('diagnostics: health, routing log, resolution, metrics (e2e)', () => {
     metricsPort = await freePort();
     t = await startTestApp({ ALLOW_PRIVATE_NETWORK_TARGETS: 'true', METRICS_PORT: String(metricsPort) });
     await registerAgent(t, lights.baseUrl, 'lights');
-    messagesKey = (
-      await t
-        .http()
-        .post('/api/keys')
-        .set('X-Api-Key', TEST_ADMIN_KEY)
-        .send({ name: 'client', owner: 'admin', scopes: ['messages'] })
-        .expect(201)
-    ).body.key as string;
+    messagesKey = await createApiKey(t, ['messages'], { name: 'client', owner: 'admin' });
   });
 
   afterAll(async () => {

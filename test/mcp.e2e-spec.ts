@@ -8,7 +8,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { join } from 'node:path';
 import { RemoteAgent, startLightsAgent, startNotesAgent } from './support/remote-agents';
-import { freePort, startTestApp, TEST_ADMIN_KEY, TestApp } from './support/test-app';
+import { createApiKey, freePort, startTestApp, TEST_ADMIN_KEY, TestApp } from './support/test-app';
 import { startWebhookReceiver, WebhookDelivery } from './support/webhook-receiver';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -37,14 +37,7 @@ describe('MCP face: the A2A client tools (e2e)', () => {
   beforeAll(async () => {
     [lights, notes] = await Promise.all([startLightsAgent(), startNotesAgent()]);
     t = await startTestApp({ ALLOW_PRIVATE_NETWORK_TARGETS: 'true', MCP_REQUEST_TIMEOUT_MS: '2000' });
-    messagesKey = (
-      await t
-        .http()
-        .post('/api/keys')
-        .set('X-Api-Key', TEST_ADMIN_KEY)
-        .send({ name: 'assistant', owner: 'admin', scopes: ['messages'] })
-        .expect(201)
-    ).body.key as string;
+    messagesKey = await createApiKey(t, ['messages'], { name: 'assistant', owner: 'admin' });
   });
 
   afterAll(async () => {

@@ -2,7 +2,7 @@ import { realDatabaseUrl, provisionBackends, TestBackends } from './support/back
 import { call, healthClient } from './support/grpc-clients';
 import { hasRedisServer, PrivateRedis } from './support/private-redis';
 import { RemoteAgent, startLightsAgent, startThermostatAgent } from './support/remote-agents';
-import { messageSend, registerAgent, startTestApp, TEST_ADMIN_KEY, TestApp } from './support/test-app';
+import { createApiKey, messageSend, registerAgent, startTestApp, TEST_ADMIN_KEY, TestApp } from './support/test-app';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -74,14 +74,7 @@ if (!runnable)
   };
 
   it('counts the rate limit exactly across both', async () => {
-    const key = (
-      await a
-        .http()
-        .post('/api/keys')
-        .set('X-Api-Key', TEST_ADMIN_KEY)
-        .send({ name: 'counted', scopes: ['agents:read'] })
-        .expect(201)
-    ).body.key as string;
+    const key = await createApiKey(a, ['agents:read'], { name: 'counted' });
     const statuses = await Promise.all(
       Array.from({ length: REGISTRY_LIMIT + 10 }, (_, i) =>
         (i % 2 === 0 ? a : b)

@@ -78,6 +78,25 @@ export async function startTestApp(
   };
 }
 
+/** Creates an API key with the admin key and returns it (shown once); fails the test on an error. */
+export async function createApiKey(
+  t: Pick<TestApp, 'http'>,
+  scopes: string[],
+  options: { name?: string; owner?: string } = {},
+): Promise<string> {
+  const res = await t
+    .http()
+    .post('/api/keys')
+    .set('X-Api-Key', TEST_ADMIN_KEY)
+    .send({
+      name: options.name ?? `key-${scopes.join('-')}`,
+      scopes,
+      ...(options.owner ? { owner: options.owner } : {}),
+    })
+    .expect(201);
+  return res.body.key as string;
+}
+
 /** Registers a remote agent with the admin key, as an operator would; fails the test on an error. */
 export async function registerAgent(t: TestApp, baseUrl: string, id: string): Promise<void> {
   await t.http().post('/api/agents').set('X-Api-Key', TEST_ADMIN_KEY).send({ base_url: baseUrl, id }).expect(201);
