@@ -42,7 +42,6 @@ describe('diagnostics: health, routing log, resolution, metrics (e2e)', () => {
   it('reports consolidated health', async () => {
     const res = await internal('/internal/orchestration/health').expect(200);
     expect(res.body).toMatchObject({
-      status: expect.stringMatching(/^(ok|degraded)$/),
       reasons: [],
       version: expect.any(String),
       uptime_seconds: expect.any(Number),
@@ -54,10 +53,10 @@ describe('diagnostics: health, routing log, resolution, metrics (e2e)', () => {
       telemetry: { metrics: { endpoint: '/metrics', unauthenticated_port: metricsPort } },
     });
     expect(res.body.registry.local).toBeGreaterThanOrEqual(2);
-    if (t.backends.mode.redis === 'in-process') {
-      expect(res.body.status).toBe('degraded');
+    // One replica on the in-process store is a supported setup, not a degradation: it is noted.
+    expect(res.body.status).toBe('ok');
+    if (t.backends.mode.redis === 'in-process')
       expect(res.body.redis).toMatchObject({ mode: 'in-process', note: 'in-process, single replica' });
-    }
   });
 
   it('feeds the routing log newest first, by cursor, with filters', async () => {

@@ -54,7 +54,6 @@ export class DiagnosticsService {
     if (llmDown && router.fallback !== 'error')
       warnings.push(`router: ${router.endpoint.error ?? 'not ready'}; the built-in router answers instead`);
     if (registry.unreachable > 0) warnings.push(`${registry.unreachable} remote agent(s) unreachable`);
-    if (redis.mode === 'in-process') warnings.push('in-process key-value store and events: a single replica only');
     const status: HealthStatus = reasons.length > 0 ? 'down' : warnings.length > 0 ? 'degraded' : 'ok';
     return {
       status,
