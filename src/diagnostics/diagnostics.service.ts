@@ -64,7 +64,7 @@ export class DiagnosticsService {
       router,
       registry,
       database,
-      redis: redis.mode === 'in-process' ? { ...redis, note: 'in-process, single replica' } : redis,
+      redis,
       lifecycle,
       telemetry: this.telemetry(),
     };
@@ -134,7 +134,8 @@ export class DiagnosticsService {
   }
 
   private async registryCounts() {
-    const local = this.host.list().filter((agent) => agent.profile.kind !== 'remote').length;
+    const hosted = this.host.list();
+    const local = hosted.filter((agent) => agent.profile.kind !== 'remote').length;
     try {
       const remote = await this.agents.list();
       const count = (status: string) => remote.filter((agent) => agent.status === status).length;
@@ -145,7 +146,7 @@ export class DiagnosticsService {
         connected: count('connected'),
         unreachable: count('unreachable'),
         disabled: count('disabled'),
-        hosted: this.host.list().length,
+        hosted: hosted.length,
       };
     } catch (error) {
       return { status: 'down' as const, local, error: (error as Error).message, unreachable: 0 };

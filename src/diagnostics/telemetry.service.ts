@@ -62,7 +62,7 @@ export class TelemetryService implements OnApplicationBootstrap, OnApplicationSh
   }
 
   private async followReadiness(): Promise<void> {
-    const results = await Promise.all([this.checks.accepting(), this.checks.database(), this.checks.keyValueStore()]);
+    const results = await Promise.all(this.checks.readiness().map((check) => check()));
     const ready = results.every((result) => Object.values(result).every((r) => r.status === 'up'));
     this.grpc.setServing(ready);
   }

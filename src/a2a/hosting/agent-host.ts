@@ -53,6 +53,8 @@ export class HostedAgent {
     /** Serves `/v1` (JSON-RPC) and `/json/...` (HTTP+JSON) relative to /api/agents/{id}. */
     readonly router: Router,
     readonly pushSender: RetryingPushSender,
+    /** Kept for cancels relayed from other replicas, which bypass the SDK handler. */
+    readonly executor: AgentExecutor,
   ) {}
 
   get id(): string {
@@ -70,7 +72,6 @@ export class HostedAgent {
 export class AgentHost implements OnModuleInit {
   private readonly logger = new Logger('AgentHost');
   private readonly agents = new Map<string, HostedAgent>();
-  private readonly executors = new Map<string, AgentExecutor>();
   /** One per agent id, kept across re-hosting so running tasks keep their streams and cancels. */
   private readonly buses = new Map<string, DefaultExecutionEventBusManager>();
   private changes = 0;
@@ -118,7 +119,6 @@ export class AgentHost implements OnModuleInit {
       new DefaultRequestHandler(card, taskStore, executor, this.eventBuses(profile.id), pushStore, pushSender),
       (taskId, context) => this.relayCancel(profile.id, taskId, context),
     );
-    this.executors.set(profile.id, executor);
     const handler = definition.wrapHandler ? definition.wrapHandler(guarded) : guarded;
     const options = {
       requestHandler: handler,
@@ -134,7 +134,7 @@ export class AgentHost implements OnModuleInit {
       jsonRpcHandler(options),
     );
     router.use('/json', ...restPreflight(this.config.http.maxBodyBytes), restHandler(options));
-    const hosted = new HostedAgent(profile, handler, router, pushSender);
+    const hosted = new HostedAgent(profile, handler, router, pushSender, executor);
     this.agents.set(profile.id, hosted);
     this.changes++;
     return hosted;
@@ -151,7 +151,6 @@ export class AgentHost implements OnModuleInit {
 
   unhost(id: string): boolean {
     this.buses.delete(id);
-    this.executors.delete(id);
     this.changes++;
     return this.agents.delete(id);
   }
@@ -183,7 +182,7 @@ export class AgentHost implements OnModuleInit {
   private async cancelHere({ agentId, taskId, owner }: CancelRequest): Promise<void> {
     const user = new A2aUser(new Principal('cancel-relay', 'cancel-relay', owner, ['messages']));
     const bus = this.buses.get(agentId)?.getByTaskId(taskId, callContextFor(agentId, user));
-    const executor = this.executors.get(agentId);
+    const executor = this.agents.get(agentId)?.executor;
     if (bus && executor) await executor.cancelTask(taskId, bus);
   }
 

@@ -80,11 +80,9 @@ export class LlmRouter {
    * answer means reachable; 401/403 say the key is refused.
    */
   async probe(timeoutMs = 3_000): Promise<{ reachable: boolean; http_status?: number; error?: string }> {
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
     try {
       const response = await fetch(`${this.options.baseUrl}/models`, {
-        headers,
+        headers: this.headers({ accept: 'application/json' }),
         signal: AbortSignal.timeout(timeoutMs),
       });
       await response.body?.cancel();
@@ -97,9 +95,13 @@ export class LlmRouter {
     }
   }
 
+  /** `base` plus the bearer key, when there is one. */
+  private headers(base: Record<string, string>): Record<string, string> {
+    return this.options.apiKey ? { ...base, authorization: `Bearer ${this.options.apiKey}` } : base;
+  }
+
   private async complete(messages: { role: string; content: string }[]): Promise<string> {
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-    if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
+    const headers = this.headers({ 'content-type': 'application/json', accept: 'application/json' });
     let response: Response;
     try {
       response = await fetch(`${this.options.baseUrl}/chat/completions`, {

@@ -31,13 +31,18 @@ export class HealthChecks {
 
   async keyValueStore(): Promise<HealthIndicatorResult> {
     const check = this.indicators.check('redis');
-    if (this.kv.kind === 'in-process') return check.up({ mode: 'in-process', note: 'single replica only' });
+    if (this.kv.kind === 'in-process') return check.up({ mode: 'in-process', note: 'in-process, single replica' });
     try {
       await withTimeout(this.kv.ping(), 'redis');
       return check.up({ mode: 'redis' });
     } catch (error) {
       return check.down({ mode: 'redis', message: (error as Error).message });
     }
+  }
+
+  /** What readiness is made of (GET /health/ready, gRPC health): not draining, database, key-value store. */
+  readiness(): (() => Promise<HealthIndicatorResult>)[] {
+    return [() => this.accepting(), () => this.database(), () => this.keyValueStore()];
   }
 
   async accepting(): Promise<HealthIndicatorResult> {

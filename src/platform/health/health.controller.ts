@@ -28,11 +28,7 @@ export class HealthController {
   @ApiServiceUnavailableResponse({ description: 'Not ready: `error` says which check failed and why' })
   async ready(@Res({ passthrough: true }) res: Response): Promise<HealthCheckResult> {
     try {
-      return await this.health.check([
-        () => this.checks.accepting(),
-        () => this.checks.database(),
-        () => this.checks.keyValueStore(),
-      ]);
+      return await this.health.check(this.checks.readiness());
     } catch (error) {
       if (!(error instanceof ServiceUnavailableException)) throw error;
       res.status(503);
