@@ -30,10 +30,9 @@ import { LatencyStats, measure, Measurement, Planned } from './load';
 import type { ServerOptions } from './server';
 import { ServerProcess } from './server-client';
 import { redactUrl } from '../../src/platform/logging/redact-url';
+import { PROJECT_ROOT } from '../../src/paths';
+import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '../support/in-process-hub';
 
-const PROJECT_ROOT = join(__dirname, '..', '..');
-const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
-const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 /** The target: p99 of one search at a time. */
 const TARGET_P99_MS = 20;
 /** COMMERCE_RATE_LIMIT_PER_MIN for the hub: the most the app accepts; never reached here. */

@@ -11,12 +11,11 @@
  * Driven over IPC by bench/support/child-process.ts; closing drops what it made.
  */
 import 'reflect-metadata';
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { freePort } from '../../test/support/free-port';
 import { runChild, RunningServer } from '../support/child-process';
+import { startInProcessHub } from '../support/in-process-hub';
 import { detailBody, generateCatalog } from './catalog';
 
 export type ServerKind = 'hub' | 'plain';
@@ -59,42 +58,23 @@ export interface LoadReport {
 export const DETAIL_PATH = '/.well-known/agents/api/detail/';
 
 async function startHub(options: ServerOptions): Promise<RunningServer<ServerInfo>> {
-  if (!process.env.DATABASE_URL) throw new Error('DATABASE_URL (a PostgreSQL admin URL) must be set');
-  // Imported here: backends.ts reads DATABASE_URL and REDIS_URL when it is loaded.
-  const { provisionBackends } = await import('../../test/support/backends');
-  const { ENVIRONMENT_VARIABLES } = await import('../../src/platform/config/environment');
-  const { createApp, startApp } = await import('../../src/bootstrap');
   const { CatalogRepository } = await import('../../src/commerce/catalog/catalog.repository');
   const { DataSource } = await import('typeorm');
-  const backends = await provisionBackends();
-  let app: NestExpressApplication | undefined;
+  const hub = await startInProcessHub({
+    LOG_LEVEL: options.logLevel,
+    COMMERCE_RATE_LIMIT_PER_MIN: String(options.rateLimitPerMinute),
+    ...(options.searchCacheSeconds === undefined
+      ? {}
+      : { COMMERCE_SEARCH_CACHE_SECONDS: String(options.searchCacheSeconds) }),
+  });
   try {
-    const env: Record<string, string> = {
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      GRPC_PORT: String(await freePort()),
-      LOG_LEVEL: options.logLevel,
-      COMMERCE_RATE_LIMIT_PER_MIN: String(options.rateLimitPerMinute),
-      ...(options.searchCacheSeconds === undefined
-        ? {}
-        : { COMMERCE_SEARCH_CACHE_SECONDS: String(options.searchCacheSeconds) }),
-      AGENT_HEALTH_CHECK_INTERVAL_SECONDS: '0',
-      ...backends.env,
-    };
-    // Only these settings count: none from the shell or a .env file.
-    for (const name of ENVIRONMENT_VARIABLES) delete process.env[name];
-    Object.assign(process.env, env);
-    app = await createApp();
-    await startApp(app);
-
     const generated = performance.now();
     const products = generateCatalog(options.products, options.seed);
     const generateMs = performance.now() - generated;
     const upserted = performance.now();
-    await app.get(CatalogRepository).upsertAll(products);
+    await hub.app.get(CatalogRepository).upsertAll(products);
     const upsertMs = performance.now() - upserted;
-    const db = app.get(DataSource);
+    const db = hub.app.get(DataSource);
     let vacuumMs: number | undefined;
     if (options.vacuum) {
       const vacuumed = performance.now();
@@ -109,19 +89,13 @@ async function startHub(options: ServerOptions): Promise<RunningServer<ServerInf
               pg_indexes_size('products')::float8 AS all_indexes_bytes,
               (SELECT count(*) FROM products)::int AS products`,
     );
-
-    const { port } = app.getHttpServer().address() as AddressInfo;
-    const started = app;
     return {
       info: {
         pid: process.pid,
-        baseUrl: `http://127.0.0.1:${port}`,
-        databaseUrl: env.DATABASE_URL,
+        baseUrl: hub.baseUrl,
+        databaseUrl: hub.databaseUrl,
         setup: {
-          database: backends.mode.database === 'external' ? 'postgres (fresh database)' : 'embedded (PGlite)',
-          redis: backends.mode.redis === 'redis' ? 'redis (unique key prefix)' : 'in-process',
-          nodeEnv: env.NODE_ENV,
-          logLevel: options.logLevel,
+          ...hub.setup,
           commerceRateLimitPerMin: options.rateLimitPerMinute,
           commerceSearchCacheSeconds: options.searchCacheSeconds ?? 'default (10)',
         },
@@ -135,14 +109,10 @@ async function startHub(options: ServerOptions): Promise<RunningServer<ServerInf
           allIndexesBytes: sizes.all_indexes_bytes,
         },
       },
-      close: async () => {
-        await started.close().catch((error: unknown) => console.error(error));
-        await backends.cleanup();
-      },
+      close: () => hub.close(),
     };
   } catch (error) {
-    await app?.close().catch(() => undefined);
-    await backends.cleanup().catch(() => undefined);
+    await hub.close();
     throw error;
   }
 }

@@ -20,10 +20,9 @@ import type { ServerStats } from './server';
 import { ServerProcess } from './server-client';
 import { buildTree, shapeOf, TreeShape } from './tree';
 import { redactUrl } from '../../src/platform/logging/redact-url';
+import { PROJECT_ROOT } from '../../src/paths';
+import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '../support/in-process-hub';
 
-const PROJECT_ROOT = join(__dirname, '..', '..');
-const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
-const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 /** Targets: scheduling overhead per task, and how much per-task cost may grow from the smallest to the largest tree. */
 const TARGET_OVERHEAD_MS = 1;
 const LINEAR_RATIO_LIMIT = 1.5;

@@ -9,11 +9,9 @@
  * and is driven over IPC by bench/support/child-process.ts; closing drops what it made.
  */
 import 'reflect-metadata';
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { freePort } from '../../test/support/free-port';
 import { runChild, RunningServer } from '../support/child-process';
+import { startInProcessHub } from '../support/in-process-hub';
 
 export interface ServerOptions {
   /** TASK_CONCURRENCY: tasks of one tree run at once. */
@@ -37,64 +35,32 @@ export interface ServerInfo {
 export type { ProcessStats as ServerStats } from '../support/child-process';
 
 async function start(options: ServerOptions): Promise<RunningServer<ServerInfo>> {
-  if (!process.env.DATABASE_URL) throw new Error('DATABASE_URL (a PostgreSQL admin URL) must be set');
-  // Imported here: backends.ts reads DATABASE_URL and REDIS_URL when it is loaded.
-  const { provisionBackends } = await import('../../test/support/backends');
-  const { ENVIRONMENT_VARIABLES } = await import('../../src/platform/config/environment');
-  const { createApp, startApp } = await import('../../src/bootstrap');
-  const backends = await provisionBackends();
-  let app: NestExpressApplication | undefined;
-  try {
-    const apiKey = `bench-admin-${randomBytes(24).toString('hex')}`;
-    const env: Record<string, string> = {
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      GRPC_PORT: String(await freePort()),
-      LOG_LEVEL: options.logLevel,
-      ADMIN_API_KEY: apiKey,
-      // 50k tasks are ~5 MB of JSON; 64 MiB is the largest MAX_BODY_BYTES allows.
-      MAX_BODY_BYTES: String(options.maxBodyBytes),
-      // Polling tasks.get every 20 ms would exceed the default 600 calls/min.
-      RATE_LIMIT_TASKS_PER_MIN: '100000000',
-      AGENT_HEALTH_CHECK_INTERVAL_SECONDS: '0',
-      TASK_CONCURRENCY: String(options.concurrency),
-      ...(options.poolSize ? { DATABASE_POOL_SIZE: String(options.poolSize) } : {}),
-      ...backends.env,
-    };
-    // Only these settings count: none from the shell or a .env file.
-    for (const name of ENVIRONMENT_VARIABLES) delete process.env[name];
-    Object.assign(process.env, env);
-    app = await createApp();
-    await startApp(app);
-    const { port } = app.getHttpServer().address() as AddressInfo;
-    const started = app;
-    return {
-      info: {
-        pid: process.pid,
-        baseUrl: `http://127.0.0.1:${port}`,
-        apiKey,
-        databaseUrl: env.DATABASE_URL,
-        setup: {
-          database: backends.mode.database === 'external' ? 'postgres (fresh database)' : 'embedded (PGlite)',
-          redis: backends.mode.redis === 'redis' ? 'redis (unique key prefix)' : 'in-process',
-          nodeEnv: env.NODE_ENV,
-          logLevel: options.logLevel,
-          taskConcurrency: options.concurrency,
-          databasePoolSize: options.poolSize ?? 'default (10)',
-          maxBodyBytes: options.maxBodyBytes,
-        },
+  const apiKey = `bench-admin-${randomBytes(24).toString('hex')}`;
+  const hub = await startInProcessHub({
+    LOG_LEVEL: options.logLevel,
+    ADMIN_API_KEY: apiKey,
+    // 50k tasks are ~5 MB of JSON; 64 MiB is the largest MAX_BODY_BYTES allows.
+    MAX_BODY_BYTES: String(options.maxBodyBytes),
+    // Polling tasks.get every 20 ms would exceed the default 600 calls/min.
+    RATE_LIMIT_TASKS_PER_MIN: '100000000',
+    TASK_CONCURRENCY: String(options.concurrency),
+    ...(options.poolSize ? { DATABASE_POOL_SIZE: String(options.poolSize) } : {}),
+  });
+  return {
+    info: {
+      pid: process.pid,
+      baseUrl: hub.baseUrl,
+      apiKey,
+      databaseUrl: hub.databaseUrl,
+      setup: {
+        ...hub.setup,
+        taskConcurrency: options.concurrency,
+        databasePoolSize: options.poolSize ?? 'default (10)',
+        maxBodyBytes: options.maxBodyBytes,
       },
-      close: async () => {
-        await started.close().catch((error: unknown) => console.error(error));
-        await backends.cleanup();
-      },
-    };
-  } catch (error) {
-    await app?.close().catch(() => undefined);
-    await backends.cleanup().catch(() => undefined);
-    throw error;
-  }
+    },
+    close: () => hub.close(),
+  };
 }
 
 if (require.main === module) void runChild(() => start(JSON.parse(process.argv[2] ?? '{}') as ServerOptions));
