@@ -42,6 +42,15 @@ export class PrivateRedis {
     });
   }
 
+  /** Freezes the server (SIGSTOP): connections stay open, nothing is answered. */
+  pause(): void {
+    this.process?.kill('SIGSTOP');
+  }
+
+  resume(): void {
+    this.process?.kill('SIGCONT');
+  }
+
   async down(): Promise<void> {
     const child = this.process;
     if (!child || child.exitCode !== null) return;

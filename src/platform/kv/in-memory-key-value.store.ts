@@ -29,8 +29,29 @@ export class InMemoryKeyValueStore extends KeyValueStore {
     return entry ? { value: entry.value, etag: entry.etag } : null;
   }
 
+  async getAndRenew(key: string, ttlMs: number): Promise<StoredValue | null> {
+    assertTtl(ttlMs);
+    const entry = this.live(key);
+    if (!entry) return null;
+    entry.expiresAt = this.now() + ttlMs;
+    return { value: entry.value, etag: entry.etag };
+  }
+
   async set(key: string, value: string, options: WriteOptions = {}): Promise<string> {
     return this.write(key, value, options);
+  }
+
+  async setUnconfirmed(
+    key: string,
+    value: string,
+    options: WriteOptions,
+    onError: (error: unknown) => void,
+  ): Promise<void> {
+    try {
+      this.write(key, value, options);
+    } catch (error) {
+      onError(error);
+    }
   }
 
   async delete(key: string): Promise<boolean> {

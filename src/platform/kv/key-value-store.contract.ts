@@ -53,6 +53,31 @@ export function describeKeyValueStoreContract(
       await expect(store.get('ttl')).resolves.toBeNull();
     });
 
+    it('sends an unconfirmed write before anything that follows, and reports its failure', async () => {
+      const failures: unknown[] = [];
+      await store.setUnconfirmed('unconfirmed', 'sent', { ttlMs: 60_000 }, (error) => failures.push(error));
+      await expect(store.get('unconfirmed')).resolves.toMatchObject({ value: 'sent' });
+      await store.setUnconfirmed('unconfirmed', 'bad ttl', { ttlMs: -1 }, (error) => failures.push(error));
+      await sleep(50);
+      expect(failures).toHaveLength(1);
+      expect(failures[0]).toBeInstanceOf(RangeError);
+      await expect(store.get('unconfirmed')).resolves.toMatchObject({ value: 'sent' });
+    });
+
+    it('renews the TTL of a value it reads, and leaves missing keys missing', async () => {
+      const etag = await store.set('sliding', 'kept', { ttlMs: 400 });
+      await sleep(250);
+      await expect(store.getAndRenew('sliding', 400)).resolves.toEqual({ value: 'kept', etag });
+      await sleep(250);
+      // Past the first TTL, within the renewed one.
+      await expect(store.get('sliding')).resolves.toEqual({ value: 'kept', etag });
+      await sleep(400);
+      await expect(store.get('sliding')).resolves.toBeNull();
+      await expect(store.getAndRenew('never-set', 400)).resolves.toBeNull();
+      await expect(store.get('never-set')).resolves.toBeNull();
+      await expect(store.getAndRenew('sliding', 0)).rejects.toThrow(RangeError);
+    });
+
     it('drops the TTL when a value is rewritten without one', async () => {
       await store.set('persist', 'v1', { ttlMs: 150 });
       await store.set('persist', 'v2');

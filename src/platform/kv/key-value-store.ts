@@ -29,8 +29,26 @@ export abstract class KeyValueStore {
 
   abstract get(key: string): Promise<StoredValue | null>;
 
+  /**
+   * `get`, and when the key exists its time to live starts again at `ttlMs` (value and etag stay):
+   * a sliding expiry read in one round trip.
+   */
+  abstract getAndRenew(key: string, ttlMs: number): Promise<StoredValue | null>;
+
   /** Unconditional write; returns the new etag. */
   abstract set(key: string, value: string, options?: WriteOptions): Promise<string>;
+
+  /**
+   * Starts an unconditional write and resolves once it is sent - ahead of every command this
+   * process sends later - without waiting for the store to confirm it; a failure goes to
+   * `onError`. For bookkeeping that must not hold an answer back and whose loss is tolerable.
+   */
+  abstract setUnconfirmed(
+    key: string,
+    value: string,
+    options: WriteOptions,
+    onError: (error: unknown) => void,
+  ): Promise<void>;
 
   /** Returns true if the key existed. */
   abstract delete(key: string): Promise<boolean>;

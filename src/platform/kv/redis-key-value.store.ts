@@ -21,6 +21,11 @@ redis.call('HSET', KEYS[1], 'v', ARGV[2], 'e', ARGV[3])
 if ARGV[4] ~= '' then redis.call('PEXPIRE', KEYS[1], ARGV[4]) else redis.call('PERSIST', KEYS[1]) end
 return {1}`;
 
+const GET_AND_RENEW = `
+local entry = redis.call('HMGET', KEYS[1], 'v', 'e')
+if entry[1] and entry[2] then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return entry`;
+
 const INCREMENT = `
 local count = redis.call('HINCRBY', KEYS[1], 'v', 1)
 redis.call('HSET', KEYS[1], 'e', ARGV[2])
@@ -47,7 +52,12 @@ class Script {
   }
 }
 
-const scripts = { set: new Script(SET), cas: new Script(COMPARE_AND_SET), increment: new Script(INCREMENT) };
+const scripts = {
+  set: new Script(SET),
+  cas: new Script(COMPARE_AND_SET),
+  increment: new Script(INCREMENT),
+  getAndRenew: new Script(GET_AND_RENEW),
+};
 
 /** Redis adapter: atomic through Lua scripts, shared by every replica. */
 export class RedisKeyValueStore extends KeyValueStore {
@@ -66,11 +76,31 @@ export class RedisKeyValueStore extends KeyValueStore {
     return value === null || etag === null ? null : { value, etag };
   }
 
+  async getAndRenew(key: string, ttlMs: number): Promise<StoredValue | null> {
+    assertTtl(ttlMs);
+    const [value, etag] = (await this.redis.run((c) =>
+      scripts.getAndRenew.run(c, [this.key(key)], [String(ttlMs)]),
+    )) as [string | null, string | null];
+    return value === null || etag === null ? null : { value, etag };
+  }
+
   async set(key: string, value: string, options: WriteOptions = {}): Promise<string> {
     const ttl = ttlArg(options);
     const etag = newEtag();
     await this.redis.run((c) => scripts.set.run(c, [this.key(key)], [value, etag, ttl]));
     return etag;
+  }
+
+  async setUnconfirmed(
+    key: string,
+    value: string,
+    options: WriteOptions,
+    onError: (error: unknown) => void,
+  ): Promise<void> {
+    this.set(key, value, options).catch(onError);
+    // node-redis writes queued commands to the socket on the next turn of the event loop: past
+    // it, this write is on the connection, ahead of anything the process sends afterwards.
+    await new Promise((resolve) => setImmediate(resolve));
   }
 
   async delete(key: string): Promise<boolean> {

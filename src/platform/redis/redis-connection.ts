@@ -3,6 +3,7 @@ import { createClient, ErrorReply, RedisClientType } from 'redis';
 import { redactUrl } from '../logging/redact-url';
 import { DomainError } from '../errors/domain-error';
 import { ErrorCode } from '../errors/error-code';
+import { CommandDeadline } from './command-deadline';
 
 const COMMAND_TIMEOUT_MS = 2_000;
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -19,6 +20,7 @@ export class RedisConnection {
   private readonly logger = new Logger('Redis');
   private subscriberClient?: Promise<RedisClient>;
   private closed = false;
+  private readonly deadline = new CommandDeadline(COMMAND_TIMEOUT_MS);
 
   private constructor(
     readonly client: RedisClient,
@@ -27,7 +29,12 @@ export class RedisConnection {
 
   static async connect(url: string): Promise<RedisConnection> {
     const connection = new RedisConnection(RedisConnection.create(url), url);
-    await connection.start(connection.client, 'commands');
+    try {
+      await connection.start(connection.client, 'commands');
+    } catch (error) {
+      connection.deadline.close();
+      throw error;
+    }
     return connection;
   }
 
@@ -35,7 +42,7 @@ export class RedisConnection {
     return createClient({
       url,
       disableOfflineQueue: true,
-      commandOptions: { timeout: COMMAND_TIMEOUT_MS },
+      // No per-command timeout here: CommandDeadline bounds every command with one timer.
       socket: {
         connectTimeout: CONNECT_TIMEOUT_MS,
         reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2_000),
@@ -57,10 +64,13 @@ export class RedisConnection {
     return this.client.isReady;
   }
 
-  /** Runs a command, turning connection failures into SERVICE_UNAVAILABLE. */
+  /**
+   * Runs a command, turning connection failures into SERVICE_UNAVAILABLE; so is a command
+   * unanswered after COMMAND_TIMEOUT_MS (see CommandDeadline).
+   */
   async run<T>(command: (client: RedisClient) => Promise<T>): Promise<T> {
     try {
-      return await command(this.client);
+      return await this.deadline.run(() => command(this.client));
     } catch (error) {
       throw toRedisError(error);
     }
@@ -68,6 +78,7 @@ export class RedisConnection {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.deadline.close();
     const sub = await this.subscriberClient?.catch(() => undefined);
     for (const client of [sub, this.client]) {
       if (!client) continue;
