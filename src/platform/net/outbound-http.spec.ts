@@ -1,6 +1,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import tls from 'node:tls';
+import { gzipSync } from 'node:zlib';
 import { DomainError } from '../errors/domain-error';
 import { ErrorCode } from '../errors/error-code';
 import { OutboundHttp, outboundFailureReason } from './outbound-http';
@@ -297,6 +298,95 @@ describe('OutboundHttp', () => {
     const result = await client().getJson(`${url}/old`);
     expect(result).toMatchObject({ status: 200, url: `${url}/new`, body: { path: '/new' } });
     expect(result.headers.get('content-type')).toBe('application/json');
+  });
+
+  it('turns a POST into a GET without its body after a 303, and keeps both through a 307', async () => {
+    const seen: string[] = [];
+    const { url } = await serve((req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (chunk: string) => (body += chunk));
+      req.on('end', () => {
+        seen.push(`${req.method} ${req.url} ${String(req.headers['content-type'])} ${body}`);
+        if (req.url === '/see-other') res.writeHead(303, { location: '/result' }).end();
+        else if (req.url === '/temporary') res.writeHead(307, { location: '/result' }).end();
+        else res.end(`answered ${req.method}`);
+      });
+    });
+    const http = client();
+    const post = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":1}' };
+
+    const afterSeeOther = await http.fetch(`${url}/see-other`, post);
+    expect(await afterSeeOther.text()).toBe('answered GET');
+    expect(afterSeeOther).toMatchObject({ status: 200, redirected: true, url: `${url}/result` });
+    const afterTemporary = await http.fetch(`${url}/temporary`, post);
+    expect(await afterTemporary.text()).toBe('answered POST');
+    expect(seen).toEqual([
+      'POST /see-other application/json {"n":1}',
+      'GET /result undefined ',
+      'POST /temporary application/json {"n":1}',
+      'POST /result application/json {"n":1}',
+    ]);
+  });
+
+  it('does not carry Authorization to another origin, hands redirects back with manual, refuses them with error', async () => {
+    const target = await serve((req, res) => res.end(String(req.headers.authorization)));
+    const { url, hits } = await serve((req, res) => {
+      res.writeHead(302, { location: req.url === '/same' ? '/landing' : `${target.url}/landing` });
+      res.end();
+    });
+    const http = client();
+    const auth = { headers: { authorization: 'Bearer s3cret' } };
+
+    expect(await (await http.fetch(`${url}/elsewhere`, auth)).text()).toBe('undefined');
+    const manual = await http.fetch(`${url}/elsewhere`, { ...auth, redirect: 'manual' });
+    expect(manual).toMatchObject({ status: 302, redirected: false, url: `${url}/elsewhere` });
+    expect(manual.headers.get('location')).toBe(`${target.url}/landing`);
+    await expect(http.fetch(`${url}/elsewhere`, { redirect: 'error' })).rejects.toMatchObject({
+      code: ErrorCode.UPSTREAM_FAILED,
+    });
+    expect(hits()).toBe(3);
+  });
+
+  it('gives up after 20 redirects', async () => {
+    const { url, hits } = await serve((_req, res) => res.writeHead(302, { location: '/again' }).end());
+    const error = await rejection(client().fetch(`${url}/loop`));
+    expect(error.code).toBe(ErrorCode.UPSTREAM_FAILED);
+    expect(error.details).toMatchObject({ reason: 'too many redirects' });
+    expect(hits()).toBe(21);
+  });
+
+  it('sends what fetch would add, decodes compressed bodies and gives bodiless answers no body', async () => {
+    const { url } = await serve((req, res) => {
+      if (req.url === '/gzip') {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+        res.end(gzipSync(JSON.stringify({ ok: true })));
+      } else if (req.url === '/empty') {
+        res.writeHead(204).end();
+      } else {
+        req.resume();
+        req.on('end', () => res.end(JSON.stringify(req.headers)));
+      }
+    });
+    const http = client();
+
+    const sent = (await (await http.fetch(`${url}/headers`, { method: 'POST', body: 'hi' })).json()) as Record<
+      string,
+      string
+    >;
+    expect(sent).toMatchObject({
+      accept: '*/*',
+      'content-type': 'text/plain;charset=UTF-8',
+      'content-length': '2',
+      'user-agent': expect.stringMatching(/^switchboard\//),
+    });
+    expect(await (await http.fetch(`${url}/gzip`)).json()).toEqual({ ok: true });
+    const empty = await http.fetch(`${url}/empty`);
+    expect(empty.status).toBe(204);
+    expect(empty.body).toBeNull();
+    const head = await http.fetch(`${url}/headers`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
   });
 
   it('resolves a host name, checks the address and connects to it, keeping the Host header', async () => {

@@ -88,6 +88,21 @@ const METADATA_HOST_NAMES = new Set([
  * Returns undefined when `address` is not an IP address.
  */
 export function classifyAddress(address: string): AddressClass | undefined {
+  let known = CLASSES.get(address);
+  if (known === undefined && !CLASSES.has(address)) {
+    known = classify(address);
+    // A few thousand distinct addresses in a process is plenty; past that, start over.
+    if (CLASSES.size >= CLASS_CACHE_SIZE) CLASSES.clear();
+    CLASSES.set(address, known);
+  }
+  return known;
+}
+
+/** classifyAddress's answers: checking the block lists costs ~10 µs, and each outbound request asks. */
+const CLASSES = new Map<string, AddressClass | undefined>();
+const CLASS_CACHE_SIZE = 4096;
+
+function classify(address: string): AddressClass | undefined {
   const ip = bareAddress(address);
   const family = isIP(ip);
   if (family === 0) return undefined;
