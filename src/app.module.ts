@@ -11,7 +11,6 @@ import { EventsModule } from './platform/events/events.module';
 import { HealthModule } from './platform/health/health.module';
 import { JsonBodyMiddleware } from './platform/http/json-body.middleware';
 import { KvModule } from './platform/kv/kv.module';
-import { HttpMetricsMiddleware } from './platform/metrics/http-metrics.middleware';
 import { MetricsModule } from './platform/metrics/metrics.module';
 import { LoggingModule } from './platform/logging/logging.module';
 import { OutboundModule } from './platform/outbound/outbound.module';
@@ -64,6 +63,7 @@ import { TaskHostModule } from './task-host/task-host.module';
 })
 export class AppModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(HttpMetricsMiddleware, JsonBodyMiddleware).forRoutes('*');
+    // Request ids, metrics and logs, and the A2A routes come earlier, from bootstrap (see mountBeforeRoutes).
+    consumer.apply(JsonBodyMiddleware).forRoutes('*');
   }
 }

@@ -1,11 +1,14 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { Logger } from 'nestjs-pino';
+import { A2aHttpLane } from './a2a/http/a2a-http-lane';
+import { a2aOpenApiPaths } from './a2a/http/a2a-openapi';
 import { AppModule } from './app.module';
 import { VERSION } from './paths';
 import { AppConfig } from './platform/config/app-config';
 import { GrpcRuntime } from './platform/grpc/grpc-runtime';
+import { HttpEdge } from './platform/http/http-edge';
+import { PinoNestLogger } from './platform/logging/pino-nest-logger';
 
 /**
  * Builds the hybrid HTTP + gRPC application exactly as the server runs it; tests use it too.
@@ -18,11 +21,23 @@ export async function createApp(): Promise<NestExpressApplication> {
     bufferLogs: true,
     abortOnError: false,
   });
-  app.useLogger(app.get(Logger));
+  app.useLogger(app.get(PinoNestLogger));
   app.disable('x-powered-by');
+  mountBeforeRoutes(app);
   app.connectMicroservice(app.get(GrpcRuntime).options(), { inheritAppConfig: true });
   setUpOpenApi(app);
   return app;
+}
+
+/**
+ * What every HTTP request meets before Nest's router, in this order: HttpEdge (its id, and its
+ * metrics and log line when it ends), then the A2A lane, which answers the agents' JSON-RPC and
+ * HTTP+JSON endpoints itself (with the same auth, rate limit and error shapes as Nest's guards
+ * and filter) and hands every other request on. Mounted before Nest registers its middleware and
+ * routes, so it runs first.
+ */
+function mountBeforeRoutes(app: NestExpressApplication): void {
+  app.use(app.get(HttpEdge).middleware, app.get(A2aHttpLane).middleware);
 }
 
 /** HTTP first, then gRPC: `listen()` before `startAllMicroservices()`. */
@@ -40,7 +55,11 @@ function setUpOpenApi(app: NestExpressApplication): void {
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Api-Key' }, 'api-key')
     .addBearerAuth()
     .build();
-  SwaggerModule.setup('docs', app, () => SwaggerModule.createDocument(app, document), {
+  const build = () => {
+    const generated = SwaggerModule.createDocument(app, document);
+    return { ...generated, paths: { ...generated.paths, ...a2aOpenApiPaths() } };
+  };
+  SwaggerModule.setup('docs', app, build, {
     jsonDocumentUrl: 'docs-json',
   });
 }

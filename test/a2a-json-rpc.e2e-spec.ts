@@ -179,12 +179,51 @@ describe('A2A JSON-RPC as field clients send it (e2e)', () => {
 
   it('refuses a call without a key with HTTP 401 and a JSON-RPC error body', async () => {
     // The key is checked before the body is read, so the request id is not known yet: null.
-    const res = await t.http().post('/api/agents/lights/v1').send(homeAssistantBody('hi', randomUUID())).expect(401);
+    const res = await t
+      .http()
+      .post('/api/agents/lights/v1')
+      .set('X-Request-Id', 'no-key-1')
+      .send(homeAssistantBody('hi', randomUUID()))
+      .expect(401);
     expect(res.body).toMatchObject({
       jsonrpc: '2.0',
       id: null,
       error: { code: -32041, data: { code: 'UNAUTHENTICATED' } },
     });
+    expect(res.headers).toMatchObject({
+      'www-authenticate': 'Bearer realm="switchboard"',
+      'x-request-id': 'no-key-1',
+    });
+    expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+  });
+
+  it('serves the agent paths as express matched them, and nothing else', async () => {
+    const send = (path: string) =>
+      t.http().post(path).set('X-Api-Key', messagesKey).send(homeAssistantBody('turn on the lights', randomUUID()));
+    for (const path of ['/api/agents/lights/v1/', '/api/agents/lights/v1?via=test', '/api/agents/l%69ghts/v1']) {
+      const res = await send(path).expect(200);
+      expect(res.body.result).toMatchObject({ kind: 'task', status: { state: 'completed' } });
+      expect(res.headers['x-ratelimit-remaining']).toBeDefined();
+    }
+    // A JSON-RPC error like any other request-level one: HTTP 200, -32600.
+    const malformed = await send('/api/agents/%E0%A4%A/v1').expect(200);
+    expect(malformed.body).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: 'The agent id in the path is not valid percent-encoding' },
+    });
+    const get = await t.http().get('/api/agents/lights/v1').set('X-Api-Key', messagesKey).expect(404);
+    expect(get.body).toMatchObject({ code: 'NOT_FOUND', message: 'Cannot GET /api/agents/lights/v1' });
+    await send('/api/agents/lights/v1/more').expect(404);
+  });
+
+  it('counts A2A requests under their route pattern', async () => {
+    await rpc('lights', homeAssistantBody('hi', randomUUID())).expect(200);
+    const metrics = await t.http().get('/metrics').set('X-Api-Key', TEST_ADMIN_KEY).expect(200);
+    expect(metrics.text).toMatch(
+      /switchboard_http_request_duration_seconds_count\{transport="jsonrpc",method="POST",route="\/api\/agents\/:id\/v1",status="200"\} [1-9]/,
+    );
+    expect(metrics.text).not.toContain('route="/api/agents/lights');
   });
 
   it('refuses a key without the messages scope with HTTP 403', async () => {

@@ -25,7 +25,7 @@ describe('health, OpenAPI and request ids (e2e)', () => {
     const doc = await t.http().get('/docs-json').expect(200);
     expect(doc.body.openapi).toMatch(/^3\./);
     expect(Object.keys(doc.body.paths)).toEqual(
-      expect.arrayContaining(['/api/keys', '/api/keys/{id}', '/health/ready']),
+      expect.arrayContaining(['/api/keys', '/api/keys/{id}', '/health/ready', '/api/agents/{id}/v1']),
     );
     expect(doc.body.components.securitySchemes['api-key']).toMatchObject({
       type: 'apiKey',

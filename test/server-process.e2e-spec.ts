@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import * as http from 'node:http';
 import { join } from 'node:path';
 import { provisionBackends, TestBackends } from './support/backends';
 import { runCliScript, ServerProcess } from './support/server-process';
+import { homeAssistantBody } from './support/test-app';
 
 /** The server and CLIs as separate processes, the way users run them. */
 describe('the server process (e2e)', () => {
@@ -33,6 +35,13 @@ describe('the server process (e2e)', () => {
     await fetch(`${server.baseUrl}/api/keys`, {
       headers: { Authorization: `Bearer ${adminKey}`, 'X-Request-Id': 'log-check-2' },
     });
+    // The A2A routes are served ahead of Nest's router; they are logged all the same.
+    const a2a = await fetch(`${server.baseUrl}/api/agents/orchestrator/v1`, {
+      method: 'POST',
+      headers: { 'X-Api-Key': adminKey, 'X-Request-Id': 'log-check-3', 'Content-Type': 'application/json' },
+      body: JSON.stringify(homeAssistantBody('hello', randomUUID())),
+    });
+    expect(a2a.status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 200));
     const lines = server.stdout.split('\n').filter((l) => l.startsWith('{'));
     const records = lines.map((l) => JSON.parse(l) as Record<string, { id?: string; url?: string }> & { msg?: string });
@@ -45,6 +54,11 @@ describe('the server process (e2e)', () => {
         res: { statusCode: 200 },
       });
     }
+    expect(records.find((r) => r.req?.id === 'log-check-3')).toMatchObject({
+      msg: 'request completed',
+      req: { method: 'POST', url: '/api/agents/orchestrator/v1' },
+      res: { statusCode: 200 },
+    });
     expect(lines.join('\n')).not.toContain(adminKey);
     expect(lines.join('\n')).not.toMatch(/x-api-key|authorization/i);
     expect(records.some((r) => String(r.req?.url).startsWith('/health'))).toBe(false);

@@ -7,6 +7,7 @@ import { AgentCardService } from './card/agent-card.service';
 import { HubEndpointsResolver } from './card/hub-endpoints';
 import { A2aGrpcService } from './grpc/a2a-grpc.service';
 import { AgentHost } from './hosting/agent-host';
+import { A2aHttpLane } from './http/a2a-http-lane';
 import { A2aHttpController, HubCardController } from './http/a2a-http.controller';
 import { PushConfigRepository } from './push/push-config.repository';
 import { PushSubscriptions } from './push/push-subscriptions';
@@ -29,8 +30,9 @@ import { A2aTaskRepository } from './store/a2a-task.repository';
     PushConfigRepository,
     PushSubscriptions,
     A2aGrpcService,
+    A2aHttpLane,
   ],
-  exports: [AgentHost, AgentCardService, HubEndpointsResolver, A2aTaskRepository, PushSubscriptions],
+  exports: [AgentHost, AgentCardService, HubEndpointsResolver, A2aTaskRepository, PushSubscriptions, A2aHttpLane],
 })
 export class A2aModule implements OnModuleInit, BeforeApplicationShutdown {
   constructor(
@@ -40,9 +42,8 @@ export class A2aModule implements OnModuleInit, BeforeApplicationShutdown {
   ) {}
 
   onModuleInit(): void {
-    // The SDK's handlers parse their own bodies (behind our preflight); /v1 speaks JSON-RPC.
-    this.routes.registerOwnBodyParsing(/^\/api\/agents\/[^/]+\/(v1|json)(\/|$)/);
-    this.routes.registerJsonRpc(/^\/api\/agents\/[^/]+\/v1$/);
+    // /v1 speaks JSON-RPC: errors there, even the guard's, are JSON-RPC error objects.
+    this.routes.registerJsonRpc(/^\/api\/agents\/[^/]+\/v1\/?$/i);
   }
 
   /** Notifications already queued get their chance to go out, within the shutdown deadline. */

@@ -30,16 +30,22 @@ export class HubEndpointsResolver {
   }
 
   fromRequest(req: Request): HubEndpoints {
-    const { url, grpcAddress, trustProxy } = this.config.publicEndpoints;
+    const httpBase = this.httpBaseOf(req);
+    const { grpcAddress } = this.config.publicEndpoints;
+    // URL.hostname keeps an IPv6 address in brackets, as host:port needs it.
+    return { httpBase, grpcAddress: grpcAddress ?? `${new URL(httpBase).hostname}:${this.config.grpc.port}` };
+  }
+
+  /** Just the HTTP base of `fromRequest` (what links in answers need), without parsing it as a URL. */
+  httpBaseOf(req: Request): string {
+    const { url, trustProxy } = this.config.publicEndpoints;
+    if (url) return url;
     const forwardedHost = trustProxy ? first(req.headers['x-forwarded-host']) : undefined;
     const forwardedProto = trustProxy ? first(req.headers['x-forwarded-proto']) : undefined;
     const rawHost = forwardedHost ?? req.headers.host;
     const host = rawHost && SAFE_HOST.test(rawHost) ? rawHost : `localhost:${this.config.http.port}`;
     const proto = forwardedProto === 'https' || forwardedProto === 'http' ? forwardedProto : req.protocol;
-    const httpBase = url ?? `${proto}://${host}`;
-    // URL.hostname keeps an IPv6 address in brackets, as host:port needs it.
-    const hostname = new URL(httpBase).hostname;
-    return { httpBase, grpcAddress: grpcAddress ?? `${hostname}:${this.config.grpc.port}` };
+    return `${proto}://${host}`;
   }
 }
 

@@ -11,9 +11,9 @@ import {
 } from '@a2a-js/sdk/server';
 import { jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { Router } from 'express';
-import type { NextFunction, Request, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { Principal } from '../../platform/auth/principal';
+import { requestPrincipal } from '../../platform/auth/principal-holder';
 import { AppConfig } from '../../platform/config/app-config';
 import { SecretBox } from '../../platform/crypto/secret-box';
 import { DomainError } from '../../platform/errors/domain-error';
@@ -50,8 +50,8 @@ export class HostedAgent {
   constructor(
     readonly profile: AgentProfile,
     readonly handler: A2ARequestHandler,
-    /** Serves `/v1` (JSON-RPC) and `/json/...` (HTTP+JSON) relative to /api/agents/{id}. */
-    readonly router: Router,
+    /** Its HTTP endpoints, each behind its preflight: JSON-RPC (`/v1`) and HTTP+JSON (`/json/...`). */
+    readonly http: { jsonRpc: RequestHandler; rest: RequestHandler },
     readonly pushSender: RetryingPushSender,
     /** Kept for cancels relayed from other replicas, which bypass the SDK handler. */
     readonly executor: AgentExecutor,
@@ -78,9 +78,9 @@ export class AgentHost implements OnModuleInit {
 
   /** The caller the API-key guard verified, with the base URL it reached the hub at. */
   private readonly principalUser: UserBuilder = async (req: Request) => {
-    const principal = (req as { principal?: Principal }).principal;
+    const principal = requestPrincipal(req);
     if (!principal) throw new Error('A2A route reached without an authenticated caller');
-    return new A2aUser(principal, notesOf(req), this.endpoints.fromRequest(req).httpBase);
+    return new A2aUser(principal, notesOf(req), this.endpoints.httpBaseOf(req));
   };
 
   constructor(
@@ -126,15 +126,15 @@ export class AgentHost implements OnModuleInit {
       contextBuilder: contextFor(() => profile.id),
       legacyCompat: { enabled: true },
     };
-    const router = Router();
-    router.use(
-      '/v1',
-      ...jsonRpcPreflight(this.config.http.maxBodyBytes),
-      ...(definition.wrapHandler ? [jsonRpcErrorNotes] : []),
-      jsonRpcHandler(options),
-    );
-    router.use('/json', ...restPreflight(this.config.http.maxBodyBytes), restHandler(options));
-    const hosted = new HostedAgent(profile, handler, router, pushSender, executor);
+    const http = {
+      jsonRpc: chain(
+        jsonRpcPreflight(this.config.http.maxBodyBytes),
+        ...(definition.wrapHandler ? [jsonRpcErrorNotes] : []),
+        jsonRpcHandler(options),
+      ),
+      rest: chain(restPreflight(this.config.http.maxBodyBytes), restHandler(options)),
+    };
+    const hosted = new HostedAgent(profile, handler, http, pushSender, executor);
     this.agents.set(profile.id, hosted);
     this.changes++;
     return hosted;
@@ -209,27 +209,24 @@ export class AgentHost implements OnModuleInit {
   }
 
   /**
-   * Hands an HTTP request under /api/agents/{id}/ to that agent's SDK handlers, with the URL made
-   * relative to the agent. Unknown agents are NOT_FOUND; a path the handlers do not serve too.
-   */
-  dispatch(id: string, req: Request, res: Response, next: NextFunction): void {
-    // Everything after /api/agents/<id segment as sent>, however the client encoded the id.
-    const rest = /^\/api\/agents\/[^/?]+(.*)$/.exec(req.originalUrl)?.[1] ?? '/';
-    const url = rest.startsWith('/') ? rest : `/${rest}`;
-    this.dispatchTo(id, req.originalUrl.slice(0, req.originalUrl.length - rest.length), url, req, res, next);
-  }
-
-  /**
-   * Hands a request to an agent's handlers: `url` is the path within the agent (`/v1`,
-   * `/json/...`), `baseUrl` where the client sent it (another route may serve an agent's endpoint).
+   * Hands an HTTP request to an agent's SDK handlers: `url` is the path within the agent (`/v1`,
+   * `/json/...`), `baseUrl` where the client sent it (/api/agents/{id}, or another route serving
+   * an agent's endpoint). Unknown agents are NOT_FOUND; a path the handlers do not serve too.
    */
   dispatchTo(id: string, baseUrl: string, url: string, req: Request, res: Response, next: NextFunction): void {
     const agent = this.require(id);
-    req.url = url;
-    req.baseUrl = baseUrl;
-    agent.router(req, res, (error?: unknown) => {
+    const query = url.indexOf('?');
+    const path = query === -1 ? url : url.slice(0, query);
+    const mount = ENDPOINTS.exec(path)?.[1]?.toLowerCase();
+    const notFound = () => next(new DomainError(ErrorCode.NOT_FOUND, `Cannot ${req.method} ${req.originalUrl}`));
+    if (!mount) return notFound();
+    // As express mounts a router: the handler sees the path below its mount point.
+    req.baseUrl = `${baseUrl}${path.slice(0, mount.length)}`;
+    req.url = `${path.slice(mount.length) || '/'}${query === -1 ? '' : url.slice(query)}`;
+    const endpoint = mount === '/v1' ? agent.http.jsonRpc : agent.http.rest;
+    endpoint(req, res, (error?: unknown) => {
       if (error) return next(error);
-      if (!res.headersSent) next(new DomainError(ErrorCode.NOT_FOUND, `Cannot ${req.method} ${req.originalUrl}`));
+      if (!res.headersSent) notFound();
     });
   }
 
@@ -244,6 +241,27 @@ export class AgentHost implements OnModuleInit {
 }
 
 const NOTES = Symbol('switchboard.callNotes');
+
+/** The agent-relative paths of its endpoints: `/v1` (JSON-RPC) and `/json[/...]` (HTTP+JSON). */
+const ENDPOINTS = /^(\/v1|\/json)(?:\/|$)/i;
+
+/** Runs express handlers one after another, as a router runs a route's; an error skips to `next`. */
+function chain(...handlers: RequestHandler[]): RequestHandler {
+  return (req, res, next) => {
+    let index = 0;
+    const step = (error?: unknown): void => {
+      if (error !== undefined && error !== null) return next(error);
+      const handler = handlers[index++];
+      if (!handler) return next();
+      try {
+        handler(req, res, step);
+      } catch (thrown) {
+        next(thrown);
+      }
+    };
+    step();
+  };
+}
 
 /** Where cancels of tasks running on another replica travel. */
 const CANCEL_CHANNEL = 'a2a:cancel';

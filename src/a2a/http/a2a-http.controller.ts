@@ -1,17 +1,14 @@
-import { All, Controller, Get, Next, Param, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiExcludeEndpoint, ApiOkResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import type { NextFunction, Request, Response } from 'express';
-import { Public, RequireScopes } from '../../platform/auth/auth.decorators';
-import { RateLimit } from '../../platform/rate-limit/rate-limit.decorator';
+import { Controller, Get, Param, Req, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Public } from '../../platform/auth/auth.decorators';
 import { DEFAULT_AGENT_ID } from '../agent-profile';
 import { AgentCardService } from '../card/agent-card.service';
 import { AgentHost } from '../hosting/agent-host';
 
 /**
- * The A2A endpoints of every hosted agent: JSON-RPC at /api/agents/{id}/v1, HTTP+JSON under
- * /api/agents/{id}/json, the card at /api/agents/{id}/.well-known/agent-card.json. Nest's guards
- * run first (API key with the `messages` scope, the `conversation` rate limit per key and agent);
- * then the request goes to that agent's SDK handlers.
+ * The cards of the hosted agents. (Their JSON-RPC and HTTP+JSON endpoints are served ahead of
+ * Nest's router by A2aHttpLane; the OpenAPI document describes them through a2aOpenApiPaths.)
  */
 @ApiTags('a2a')
 @Controller('api/agents')
@@ -27,26 +24,6 @@ export class A2aHttpController {
   @ApiOkResponse({ description: 'A2A agent card (v0.3 unless A2A-Version: 1.0)' })
   card(@Param('id') id: string, @Req() req: Request, @Res() res: Response): void {
     this.cards.serve(this.host.require(id), req, res);
-  }
-
-  @ApiSecurity('api-key')
-  @ApiBearerAuth()
-  @RequireScopes('messages')
-  @RateLimit('conversation')
-  @All(':id/v1')
-  @ApiOkResponse({ description: 'A2A JSON-RPC 2.0 (message/send, message/stream, tasks/*, ...)' })
-  jsonRpc(@Param('id') id: string, @Req() req: Request, @Res() res: Response, @Next() next: NextFunction): void {
-    this.host.dispatch(id, req, res, next);
-  }
-
-  @ApiSecurity('api-key')
-  @ApiBearerAuth()
-  @RequireScopes('messages')
-  @RateLimit('conversation')
-  @All([':id/json', ':id/json/*rest'])
-  @ApiExcludeEndpoint()
-  rest(@Param('id') id: string, @Req() req: Request, @Res() res: Response, @Next() next: NextFunction): void {
-    this.host.dispatch(id, req, res, next);
   }
 }
 

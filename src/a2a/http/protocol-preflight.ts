@@ -2,12 +2,12 @@ import { isLegacyJsonRpcMethod, isV1JsonRpcMethod } from '@a2a-js/sdk/compat/v0_
 import { toLegacyHTTPError } from '@a2a-js/sdk/compat/v0_3/server';
 import { RequestMalformedError, restStatusFor, toRestErrorBody } from '@a2a-js/sdk/errors';
 import { json } from 'express';
-import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { ErrorCode } from '../../platform/errors/error-code';
 import { JSON_TYPES } from '../../platform/http/json-body.middleware';
 import { httpStatusFor } from '../../platform/errors/http-error.mapping';
 import { isTransportLevel, JsonRpcCode } from '../../platform/errors/json-rpc-error.mapping';
-import { envelopeProblem, idOf, jsonRpcError } from '../../platform/json-rpc/json-rpc';
+import { envelopeProblem, idOf, jsonRpcError, JsonRpcReply } from '../../platform/json-rpc/json-rpc';
 import { toDomainError } from '../../platform/errors/to-domain-error';
 import { tolerateFieldClients } from './field-client-tolerance';
 import { paramsProblem } from './json-rpc-params';
@@ -25,61 +25,69 @@ export function requestedVersion(req: Request): '0.3' | '1.0' {
  * wrong `jsonrpc`, non-string method, bad id) → -32600 (the SDK answers -32602 on v1.0); an
  * unknown method → -32601 (likewise); then field-client tolerance (see field-client-tolerance.ts)
  * and the params' types (-32602 instead of the SDK's internal error for, say, a numeric task id).
- * Each step is a separate 3-argument function: express treats 4-argument ones as error handlers.
+ * One middleware, not one per step: each express layer costs every message its dispatch.
  */
-export function jsonRpcPreflight(maxBodyBytes: number): (RequestHandler | ErrorRequestHandler)[] {
+export function jsonRpcPreflight(maxBodyBytes: number): RequestHandler {
   const parse = json({ limit: maxBodyBytes, type: JSON_TYPES, strict: false });
-  const onParseError: ErrorRequestHandler = (error, _req, res, _next) => {
-    const domain = toDomainError(error);
-    const status = isTransportLevel(domain.code) ? httpStatusFor(domain.code) : 200;
-    const code = domain.code === ErrorCode.MALFORMED_REQUEST ? JsonRpcCode.PARSE_ERROR : JsonRpcCode.INVALID_REQUEST;
-    res
-      .status(status)
-      .json(jsonRpcError(null, code, domain.code === ErrorCode.MALFORMED_REQUEST ? 'Parse error' : domain.message));
-  };
-  const checkEnvelope = (req: Request, res: Response, next: NextFunction): void => {
-    if (req.body === undefined) return next(); // not a JSON body: the SDK answers it
-    const body: unknown = req.body;
-    const problem = Array.isArray(body) ? 'batch requests are not supported' : envelopeProblem(body);
-    if (problem) {
-      res.status(200).json(jsonRpcError(idOf(body), JsonRpcCode.INVALID_REQUEST, `Invalid Request: ${problem}`));
-      return;
-    }
-    const request = body as Record<string, unknown>;
-    const method = request.method as string;
-    const known = requestedVersion(req) === '1.0' ? isV1JsonRpcMethod(method) : isLegacyJsonRpcMethod(method);
-    if (!known) {
-      res.status(200).json(jsonRpcError(idOf(body), JsonRpcCode.METHOD_NOT_FOUND, `Method not found: ${method}`));
-      return;
-    }
-    tolerateFieldClients(request);
-    const invalid = paramsProblem(method, request.params);
-    if (invalid) {
-      res.status(200).json(jsonRpcError(idOf(body), JsonRpcCode.INVALID_PARAMS, `Invalid params: ${invalid}`));
-      return;
-    }
-    next();
-  };
-  return [parse, onParseError, checkEnvelope];
+  return (req, res, next) =>
+    parse(req, res, (error?: unknown) => {
+      if (error) return answerJsonRpcParseError(error, res);
+      const problem = jsonRpcProblem(req);
+      if (problem) res.status(200).json(problem);
+      else next();
+    });
+}
+
+function answerJsonRpcParseError(error: unknown, res: Response): void {
+  const domain = toDomainError(error);
+  const status = isTransportLevel(domain.code) ? httpStatusFor(domain.code) : 200;
+  const malformed = domain.code === ErrorCode.MALFORMED_REQUEST;
+  res
+    .status(status)
+    .json(
+      jsonRpcError(
+        null,
+        malformed ? JsonRpcCode.PARSE_ERROR : JsonRpcCode.INVALID_REQUEST,
+        malformed ? 'Parse error' : domain.message,
+      ),
+    );
+}
+
+/** The JSON-RPC error a parsed request gets before the SDK sees it, if any; fixes what field clients get wrong. */
+function jsonRpcProblem(req: Request): JsonRpcReply | undefined {
+  if (req.body === undefined) return undefined; // not a JSON body: the SDK answers it
+  const body: unknown = req.body;
+  const problem = Array.isArray(body) ? 'batch requests are not supported' : envelopeProblem(body);
+  if (problem) return jsonRpcError(idOf(body), JsonRpcCode.INVALID_REQUEST, `Invalid Request: ${problem}`);
+  const request = body as Record<string, unknown>;
+  const method = request.method as string;
+  const known = requestedVersion(req) === '1.0' ? isV1JsonRpcMethod(method) : isLegacyJsonRpcMethod(method);
+  if (!known) return jsonRpcError(idOf(body), JsonRpcCode.METHOD_NOT_FOUND, `Method not found: ${method}`);
+  tolerateFieldClients(request);
+  const invalid = paramsProblem(method, request.params);
+  if (invalid) return jsonRpcError(idOf(body), JsonRpcCode.INVALID_PARAMS, `Invalid params: ${invalid}`);
+  return undefined;
 }
 
 /**
  * What runs before the SDK's HTTP+JSON handler: our body limit, with parse errors answered in the
  * REST error format of the requested version (google.rpc.Status for v1.0, the v0.3 shape otherwise).
  */
-export function restPreflight(maxBodyBytes: number): (RequestHandler | ErrorRequestHandler)[] {
+export function restPreflight(maxBodyBytes: number): RequestHandler {
   const parse = json({ limit: maxBodyBytes, type: JSON_TYPES, strict: false });
-  const onParseError: ErrorRequestHandler = (error, req, res, _next) => {
-    const domain = toDomainError(error);
-    const malformed = new RequestMalformedError(
-      domain.code === ErrorCode.MALFORMED_REQUEST ? 'Malformed JSON in request body' : domain.message,
-    );
-    if (requestedVersion(req) === '1.0') {
-      const status = domain.code === ErrorCode.PAYLOAD_TOO_LARGE ? 413 : restStatusFor(malformed);
-      res.status(status).json(toRestErrorBody(malformed, status));
-    } else {
-      res.status(domain.code === ErrorCode.PAYLOAD_TOO_LARGE ? 413 : 400).json(toLegacyHTTPError(malformed));
-    }
-  };
-  return [parse, onParseError];
+  return (req, res, next) =>
+    parse(req, res, (error?: unknown) => (error ? answerRestParseError(error, req, res) : next()));
+}
+
+function answerRestParseError(error: unknown, req: Request, res: Response): void {
+  const domain = toDomainError(error);
+  const malformed = new RequestMalformedError(
+    domain.code === ErrorCode.MALFORMED_REQUEST ? 'Malformed JSON in request body' : domain.message,
+  );
+  if (requestedVersion(req) === '1.0') {
+    const status = domain.code === ErrorCode.PAYLOAD_TOO_LARGE ? 413 : restStatusFor(malformed);
+    res.status(status).json(toRestErrorBody(malformed, status));
+  } else {
+    res.status(domain.code === ErrorCode.PAYLOAD_TOO_LARGE ? 413 : 400).json(toLegacyHTTPError(malformed));
+  }
 }

@@ -105,7 +105,7 @@ export class AgentsApiController {
   @HttpCode(200)
   async checkout(@Req() req: Request) {
     const session = await this.sessions.require(sessionTokenOf(req));
-    const { url, expiresAt } = await this.checkouts.handoff(session, this.endpoints.fromRequest(req).httpBase);
+    const { url, expiresAt } = await this.checkouts.handoff(session, this.endpoints.httpBaseOf(req));
     return { checkout_url: url, handoff_url: url, human_handoff: true, expires_at: expiresAt.toISOString() };
   }
 

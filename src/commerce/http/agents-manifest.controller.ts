@@ -20,13 +20,13 @@ export class AgentsManifestController {
   @Header('Content-Type', 'application/json; charset=utf-8')
   @ApiOkResponse({ description: 'The agents.json manifest of the shop' })
   manifest(@Req() req: Request) {
-    return agentsManifest(this.endpoints.fromRequest(req).httpBase, this.config);
+    return agentsManifest(this.endpoints.httpBaseOf(req), this.config);
   }
 
   @Get('agents.txt')
   @Header('Content-Type', 'text/plain; charset=utf-8')
   @ApiOkResponse({ description: 'A plain-text summary pointing to agents.json' })
   text(@Req() req: Request): string {
-    return agentsText(this.endpoints.fromRequest(req).httpBase, this.config);
+    return agentsText(this.endpoints.httpBaseOf(req), this.config);
   }
 }

@@ -58,7 +58,7 @@ export class OrchestratorHttpController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<ConversationReplyDto | void> {
     const conversationId = this.conversations.conversationIdFor(body.context?.conversationId);
-    const { httpBase } = this.endpoints.fromRequest(req);
+    const httpBase = this.endpoints.httpBaseOf(req);
     if (!acceptsEventStream(req)) return this.conversations.reply(principal, body.text, conversationId, httpBase);
 
     startEventStream(res);

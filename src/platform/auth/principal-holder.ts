@@ -8,11 +8,20 @@ export function attachPrincipal(context: ExecutionContext, principal: Principal)
   if (context.getType() === 'rpc') {
     byRpcMetadata.set(context.switchToRpc().getContext<object>(), principal);
   } else {
-    context.switchToHttp().getRequest<{ principal?: Principal }>().principal = principal;
+    attachRequestPrincipal(context.switchToHttp().getRequest<object>(), principal);
   }
 }
 
 export function principalOf(context: ExecutionContext): Principal | undefined {
   if (context.getType() === 'rpc') return byRpcMetadata.get(context.switchToRpc().getContext<object>());
-  return context.switchToHttp().getRequest<{ principal?: Principal }>().principal;
+  return requestPrincipal(context.switchToHttp().getRequest<object>());
+}
+
+/** For HTTP requests authenticated outside Nest's guards (the A2A routes). */
+export function attachRequestPrincipal(req: object, principal: Principal): void {
+  (req as { principal?: Principal }).principal = principal;
+}
+
+export function requestPrincipal(req: object): Principal | undefined {
+  return (req as { principal?: Principal }).principal;
 }

@@ -13,7 +13,7 @@ import type { Request, Response } from 'express';
 import { principalOf } from '../auth/principal-holder';
 import { AppConfig } from '../config/app-config';
 import { RATE_LIMIT_POLICY, RateLimitPolicy } from './rate-limit.decorator';
-import { decisionOf, policyLimits, RateLimitDecision, RateLimiter } from './rate-limiter';
+import { consumeForHttp, conversationTracker, policyLimits, RateLimiter } from './rate-limiter';
 
 /** What the throttler tracks a caller by. */
 export interface RateLimitSubject {
@@ -66,24 +66,11 @@ export class RateLimitGuard extends ThrottlerGuard {
 
   protected override async handleRequest(request: ThrottlerRequest): Promise<boolean> {
     const { context, throttler } = request;
-    const policy = throttler.name as RateLimitPolicy;
     const res = context.getType() === 'http' ? context.switchToHttp().getResponse<Response>() : undefined;
-    try {
-      const decision = await this.limiter.consume(policy, await request.getTracker({}, context));
-      if (res && decision) setHeaders(res, decision);
-    } catch (error) {
-      const decision = decisionOf(error);
-      if (res && decision) setHeaders(res, decision);
-      throw error;
-    }
+    const tracker = await request.getTracker({}, context);
+    await consumeForHttp(this.limiter, throttler.name as RateLimitPolicy, tracker, res);
     return true;
   }
-}
-
-function setHeaders(res: Response, decision: RateLimitDecision): void {
-  res.setHeader('X-RateLimit-Limit', String(decision.limit));
-  res.setHeader('X-RateLimit-Remaining', String(decision.remaining));
-  res.setHeader('X-RateLimit-Reset', String(decision.resetAt));
 }
 
 export function rateLimitThrottlers(config: AppConfig) {
@@ -112,7 +99,7 @@ export function rateLimitThrottlers(config: AppConfig) {
       skipIf: only('conversation'),
       getTracker: (_req: unknown, context: ExecutionContext) => {
         const subject = RateLimitGuard.subjectOf(context);
-        return `${subject.caller}:${subject.agentId}`;
+        return conversationTracker(subject.caller, subject.agentId);
       },
     },
   ];

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectThrottlerStorage, type ThrottlerStorage } from '@nestjs/throttler';
+import type { Response } from 'express';
 import { AppConfig } from '../config/app-config';
 import { Metrics } from '../metrics/metrics';
 import { DomainError } from '../errors/domain-error';
@@ -76,6 +77,37 @@ export class RateLimiter {
     }
     return decision;
   }
+}
+
+/** What the `conversation` policy counts by: the caller (API key) and the agent addressed. */
+export function conversationTracker(caller: string, agentId: string): string {
+  return `${caller}:${agentId}`;
+}
+
+/**
+ * Counts one HTTP request like `RateLimiter.consume`, and puts `X-RateLimit-Limit/Remaining/Reset`
+ * (Reset in unix seconds) on its answer, whether it is let through or refused.
+ */
+export async function consumeForHttp(
+  limiter: RateLimiter,
+  policy: RateLimitPolicy,
+  tracker: string,
+  res: Response | undefined,
+): Promise<void> {
+  try {
+    const decision = await limiter.consume(policy, tracker);
+    if (res && decision) setRateLimitHeaders(res, decision);
+  } catch (error) {
+    const decision = decisionOf(error);
+    if (res && decision) setRateLimitHeaders(res, decision);
+    throw error;
+  }
+}
+
+function setRateLimitHeaders(res: Response, decision: RateLimitDecision): void {
+  res.setHeader('X-RateLimit-Limit', String(decision.limit));
+  res.setHeader('X-RateLimit-Remaining', String(decision.remaining));
+  res.setHeader('X-RateLimit-Reset', String(decision.resetAt));
 }
 
 /** The decision behind a RATE_LIMITED error, for its X-RateLimit-* headers. */

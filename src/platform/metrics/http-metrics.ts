@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { RoutePolicies } from '../http/route-policies';
+import { Metrics } from './metrics';
+
+const ROUTE_LABEL = Symbol('switchboard.routeLabel');
+
+type Labelled = Request & { [ROUTE_LABEL]?: string };
+
+/** The route pattern a request served before Nest's router is counted under (Nest's own routes need none). */
+export function labelRoute(req: Request, pattern: string): void {
+  (req as Labelled)[ROUTE_LABEL] = pattern;
+}
+
+/**
+ * Counts every HTTP request when it ends, with its latency, by transport (jsonrpc on JSON-RPC
+ * routes), method, status and route pattern - the one set with labelRoute, else the route Nest
+ * matched, `unmatched` when none did - never by raw URL.
+ */
+@Injectable()
+export class HttpMetrics {
+  constructor(
+    private readonly metrics: Metrics,
+    private readonly routes: RoutePolicies,
+  ) {}
+
+  observe(req: Request, res: Response, seconds: number): void {
+    this.metrics.httpRequests.observe(
+      {
+        transport: this.routes.isJsonRpc(req) ? 'jsonrpc' : 'http',
+        method: req.method,
+        route: routePattern(req),
+        status: res.headersSent ? String(res.statusCode) : 'aborted',
+      },
+      seconds,
+    );
+  }
+}
+
+/** Read at the end: express sets `req.route` when a handler matches. */
+function routePattern(req: Labelled): string {
+  const route = req[ROUTE_LABEL] ?? (req.route as { path?: unknown } | undefined)?.path;
+  return typeof route === 'string' ? route : 'unmatched';
+}
