@@ -20,12 +20,14 @@ import { A2AError } from '@a2a-js/sdk/errors';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
 import { isDomainError } from '../../platform/errors/domain-error';
+import { noteContinuation } from './call-state';
 
 const logger = new Logger('A2A');
 
 /**
  * Wraps an agent's SDK request handler so what our stores throw reaches callers as a clear
- * message. The SDK answers any error that is not an A2A error with "internal error" and the
+ * message (and notes, for the agent's executor, whether a message continues a conversation; see
+ * call-state.ts). The SDK answers any error that is not an A2A error with "internal error" and the
  * error's own text: for a DomainError (Redis unavailable, a write conflict) that text is meant
  * for callers; anything else is logged with its stack and answered with a generic message, so
  * SQL, file paths or library internals never leave the hub. A2A errors pass unchanged.
@@ -47,6 +49,7 @@ export class GuardedRequestHandler implements A2ARequestHandler {
   }
 
   sendMessage(params: SendMessageRequest, ctx: ServerCallContext): Promise<Message | Task> {
+    noteContinuation(ctx, params.message);
     return this.guard('SendMessage', () => this.inner.sendMessage(params, ctx));
   }
 
@@ -54,6 +57,7 @@ export class GuardedRequestHandler implements A2ARequestHandler {
     params: SendMessageRequest,
     ctx: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
+    noteContinuation(ctx, params.message);
     return this.guardStream('SendStreamingMessage', () => this.inner.sendMessageStream(params, ctx));
   }
 

@@ -3,6 +3,7 @@ import type { Client } from '@a2a-js/sdk/client';
 import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
 import { AgentEvent, AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import { ownerOf } from '../../a2a/hosting/a2a-user';
+import { continuesConversation } from '../../a2a/hosting/call-state';
 import { outboundFailureReason } from '../../platform/net/outbound-http';
 import { AgentThreads, RemoteTaskLink } from './agent-threads';
 
@@ -23,12 +24,15 @@ export class RemoteAgentExecutor implements AgentExecutor {
 
   async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const owner = ownerOf(context.context);
+    // Each turn renews the conversation's links (reading one renews it), so they last as long as
+    // the conversation does. A message that names no context or task starts a new conversation: nothing to look up.
     const link = context.task ? await this.threads.remoteTask(this.agentId, context.taskId) : undefined;
-    const remoteContextId =
-      link?.remoteContextId ?? (await this.threads.remoteContext(this.agentId, owner, context.contextId));
-    // Each turn renews the conversation's links, so they last as long as the conversation does.
-    if (remoteContextId) await this.threads.linkContext(this.agentId, owner, context.contextId, remoteContextId);
-    if (link) await this.threads.linkTask(this.agentId, context.taskId, link);
+    let remoteContextId = link?.remoteContextId;
+    if (link && remoteContextId) {
+      await this.threads.linkContext(this.agentId, owner, context.contextId, remoteContextId);
+    } else if (!link && continuesConversation(context.context)) {
+      remoteContextId = await this.threads.remoteContext(this.agentId, owner, context.contextId);
+    }
     const request: SendMessageRequest = {
       tenant: '',
       message: { ...context.userMessage, contextId: remoteContextId ?? '', taskId: link?.remoteTaskId ?? '' },
