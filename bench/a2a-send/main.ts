@@ -32,8 +32,9 @@ const USAGE = `Usage: npm run bench:a2a-send -- [options]
 
   --duration <s>        seconds measured per target (default 10)
   --warmup <s>          seconds of unmeasured load before each measurement (default 2)
-  --connections <list>  concurrent connections, e.g. 32 or 32,1; the first is the one the
-                        targets are judged at, the others are shown too (default 32,1)
+  --connections <list>  concurrent connections, e.g. 32 or 32,1 (default 32,1): throughput is
+                        judged at the most (the servers saturated), the latency the proxy
+                        adds at the fewest (no queue); every value is shown
   --rounds <n>          run every target n times, interleaved; the table shows medians (default 1)
   --targets <list>      any of reference,hub,remote,proxy (default all)
   --database-url <url>  PostgreSQL admin URL; the hub gets a fresh database on it, dropped after

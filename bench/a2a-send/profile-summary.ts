@@ -80,10 +80,8 @@ export function areaOf(frame: CallFrame): string {
  */
 const CATEGORIES: [string, RegExp][] = [
   ['garbage collection', /^\(garbage collector\)$/],
-  [
-    'logging (pino-http, pino, redaction)',
-    /^(pino|pino-http|pino-std-serializers|@pinojs\/.*|nestjs-pino|src\/platform\/logging\/.*)$/,
-  ],
+  ['logging (pino)', /^(pino|pino-std-serializers|@pinojs\/.*|sonic-boom|src\/platform\/logging\/.*)$/],
+  ['request id and metrics (HTTP edge)', /^(prom-client|src\/platform\/(metrics\/.*|http\/http-edge\.ts))$/],
   ['async context (AsyncLocalStorage hooks)', /^node:(async_hooks|internal\/async_hooks)$/],
   ['rate limiting (throttler guard)', /^(@nestjs\/throttler|src\/platform\/rate-limit\/.*)$/],
   ['key-value store / Redis client', /^(@redis\/.*|redis|src\/platform\/(kv|redis)\/.*)$/],
