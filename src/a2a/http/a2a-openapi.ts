@@ -16,6 +16,30 @@ const refusals = {
   '429': { description: 'The `conversation` rate limit (per key and agent) is used up; see Retry-After' },
 };
 
+/** An operation of the HTTP+JSON binding (GET for reads such as tasks/{id}, POST for the rest). */
+function rest(operationId: string) {
+  return {
+    tags: ['a2a'],
+    summary: 'A2A HTTP+JSON (REST) binding, e.g. POST message:send, GET tasks/{taskId}',
+    description:
+      'The A2A HTTP+JSON binding under /api/agents/{id}/json: v0.3 paths (`/v1/message:send`, ...) ' +
+      'without an `A2A-Version` header, v1.0 paths with `A2A-Version: 1.0`.',
+    operationId,
+    parameters: [
+      agentId,
+      {
+        name: 'operation',
+        in: 'path' as const,
+        required: true,
+        description: 'The binding path',
+        schema: { type: 'string' },
+      },
+    ],
+    security,
+    responses: { '200': { description: 'The operation result' }, ...refusals },
+  };
+}
+
 /**
  * The OpenAPI description of the endpoints A2aHttpLane serves ahead of Nest's router (so Nest's
  * document generator never sees them). The A2A specification defines their bodies.
@@ -43,27 +67,6 @@ export function a2aOpenApiPaths(): PathsObject {
         },
       },
     },
-    '/api/agents/{id}/json/{operation}': {
-      post: {
-        tags: ['a2a'],
-        summary: 'A2A HTTP+JSON (REST) binding, e.g. POST message:send, GET tasks/{taskId}',
-        description:
-          'The A2A HTTP+JSON binding under /api/agents/{id}/json: v0.3 paths (`/v1/message:send`, ...) ' +
-          'without an `A2A-Version` header, v1.0 paths with `A2A-Version: 1.0`.',
-        operationId: 'a2aRest',
-        parameters: [
-          agentId,
-          {
-            name: 'operation',
-            in: 'path',
-            required: true,
-            description: 'The binding path',
-            schema: { type: 'string' },
-          },
-        ],
-        security,
-        responses: { '200': { description: 'The operation result' }, ...refusals },
-      },
-    },
+    '/api/agents/{id}/json/{operation}': { get: rest('a2aRestGet'), post: rest('a2aRestPost') },
   };
 }
