@@ -32,7 +32,7 @@ import { A2aTaskRepository } from './store/a2a-task.repository';
     A2aGrpcService,
     A2aHttpLane,
   ],
-  exports: [AgentHost, AgentCardService, HubEndpointsResolver, A2aTaskRepository, PushSubscriptions, A2aHttpLane],
+  exports: [AgentHost, AgentCardService, HubEndpointsResolver, A2aTaskRepository, PushSubscriptions],
 })
 export class A2aModule implements OnModuleInit, BeforeApplicationShutdown {
   constructor(

@@ -1,15 +1,18 @@
 import { Global, Module } from '@nestjs/common';
 import { HttpErrorResponder } from './errors/http-error.responder';
-import { RoutePolicies } from './http/route-policies';
 import { GrpcRuntime } from './grpc/grpc-runtime';
-import { ShutdownService } from './lifecycle/shutdown.service';
 import { HttpEdge } from './http/http-edge';
+import { RoutePolicies } from './http/route-policies';
+import { ShutdownService } from './lifecycle/shutdown.service';
 import { HttpMetrics } from './metrics/http-metrics';
 
-/** Process-wide services every module may use: HTTP route policies, errors and per-request bookkeeping, gRPC runtime, shutdown state. */
+/**
+ * Process-wide services every module may use: HTTP route policies and error answers, gRPC
+ * runtime, shutdown state; and the per-request bookkeeping bootstrap mounts (HttpEdge).
+ */
 @Global()
 @Module({
   providers: [RoutePolicies, HttpErrorResponder, HttpMetrics, HttpEdge, GrpcRuntime, ShutdownService],
-  exports: [RoutePolicies, HttpErrorResponder, HttpEdge, GrpcRuntime, ShutdownService],
+  exports: [RoutePolicies, HttpErrorResponder, GrpcRuntime, ShutdownService],
 })
 export class PlatformModule {}

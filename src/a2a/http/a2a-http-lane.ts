@@ -7,7 +7,7 @@ import { DomainError } from '../../platform/errors/domain-error';
 import { ErrorCode } from '../../platform/errors/error-code';
 import { HttpErrorResponder } from '../../platform/errors/http-error.responder';
 import { labelRoute } from '../../platform/metrics/http-metrics';
-import { consumeForHttp, conversationTracker, RateLimiter } from '../../platform/rate-limit/rate-limiter';
+import { conversationTracker, RateLimiter } from '../../platform/rate-limit/rate-limiter';
 import { AgentHost } from '../hosting/agent-host';
 
 /** `/api/agents/{id}/v1` (JSON-RPC) or `/api/agents/{id}/json[/...]` (HTTP+JSON), as express would match them. */
@@ -77,7 +77,7 @@ export class A2aHttpLane {
   private async serve(route: AgentRoute, req: Request, res: Response): Promise<void> {
     const principal = await this.keys.authorize(keyFromHeaders(req.headers), ['messages']);
     attachRequestPrincipal(req, principal);
-    await consumeForHttp(this.limiter, 'conversation', conversationTracker(principal.keyId, route.agentId), res);
+    await this.limiter.consumeForHttp('conversation', conversationTracker(principal.keyId, route.agentId), res);
     this.host.dispatchTo(route.agentId, route.base, route.rest, req, res, (error) =>
       this.errors.reply(error, req, res),
     );

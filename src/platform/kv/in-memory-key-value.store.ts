@@ -41,19 +41,6 @@ export class InMemoryKeyValueStore extends KeyValueStore {
     return this.write(key, value, options);
   }
 
-  async setUnconfirmed(
-    key: string,
-    value: string,
-    options: WriteOptions,
-    onError: (error: unknown) => void,
-  ): Promise<void> {
-    try {
-      this.write(key, value, options);
-    } catch (error) {
-      onError(error);
-    }
-  }
-
   async delete(key: string): Promise<boolean> {
     const existed = this.live(key) !== undefined;
     this.entries.delete(key);

@@ -43,12 +43,15 @@ export abstract class KeyValueStore {
    * process sends later - without waiting for the store to confirm it; a failure goes to
    * `onError`. For bookkeeping that must not hold an answer back and whose loss is tolerable.
    */
-  abstract setUnconfirmed(
+  async setUnconfirmed(
     key: string,
     value: string,
     options: WriteOptions,
     onError: (error: unknown) => void,
-  ): Promise<void>;
+  ): Promise<void> {
+    this.set(key, value, options).catch(onError);
+    await this.sent();
+  }
 
   /** Returns true if the key existed. */
   abstract delete(key: string): Promise<boolean>;
@@ -72,6 +75,9 @@ export abstract class KeyValueStore {
 
   /** Throws if the backend is unreachable; for health checks. */
   abstract ping(): Promise<void>;
+
+  /** Resolves once the writes started so far are on their way to the store (in process: already done). */
+  protected async sent(): Promise<void> {}
 }
 
 /** Both adapters reject the same bad TTLs, so code that works on one works on the other. */

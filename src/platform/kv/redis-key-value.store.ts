@@ -91,18 +91,6 @@ export class RedisKeyValueStore extends KeyValueStore {
     return etag;
   }
 
-  async setUnconfirmed(
-    key: string,
-    value: string,
-    options: WriteOptions,
-    onError: (error: unknown) => void,
-  ): Promise<void> {
-    this.set(key, value, options).catch(onError);
-    // node-redis writes queued commands to the socket on the next turn of the event loop: past
-    // it, this write is on the connection, ahead of anything the process sends afterwards.
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-
   async delete(key: string): Promise<boolean> {
     return (await this.redis.run((c) => c.del(this.key(key)))) > 0;
   }
@@ -132,6 +120,14 @@ export class RedisKeyValueStore extends KeyValueStore {
 
   async ping(): Promise<void> {
     await this.redis.run((c) => c.ping());
+  }
+
+  /**
+   * node-redis writes queued commands to the socket on the next turn of the event loop: past it,
+   * they are on the connection, ahead of anything the process sends afterwards.
+   */
+  protected override async sent(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
   }
 
   private key(key: string): string {

@@ -179,7 +179,6 @@ export class OutboundHttp {
     }
   }
 
-  /** URL and scheme checks, plus IP literals and metadata names refused before any network use. */
   /**
    * Whether the hub may call this URL now: the scheme, and every address its host resolves to,
    * against the policy (the same checks each connection makes). For targets registered now and
@@ -191,6 +190,7 @@ export class OutboundHttp {
     if (!isIP(host)) await this.resolveChecked(host);
   }
 
+  /** URL and scheme checks, plus IP literals and metadata names refused before any network use. */
   private checkTarget(url: string): URL {
     let target: URL;
     try {
@@ -430,20 +430,17 @@ function withDefaultHeaders(init: RequestInit['headers'], body: RequestInit['bod
 
 /** A fetch Response for a dispatcher answer: headers, status, the URL, and the body still streaming (decoded). */
 function fetchResponse(answer: Dispatcher.ResponseData, url: string, method: string, redirected: boolean): Response {
+  if (answer.statusCode < 200 || answer.statusCode > 599) {
+    void answer.body.dump().catch(() => undefined);
+    const origin = new URL(url).origin;
+    throw new DomainError(ErrorCode.UPSTREAM_FAILED, `Unexpected HTTP status ${answer.statusCode} from ${origin}`, {
+      details: { url: origin, reason: 'invalid response' },
+    });
+  }
   const headers = new UndiciHeaders();
   for (const [name, value] of Object.entries(answer.headers)) {
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
     else if (value !== undefined) headers.append(name, value);
-  }
-  if (answer.statusCode < 200 || answer.statusCode > 599) {
-    void answer.body.dump().catch(() => undefined);
-    throw new DomainError(
-      ErrorCode.UPSTREAM_FAILED,
-      `Unexpected HTTP status ${answer.statusCode} from ${new URL(url).origin}`,
-      {
-        details: { url: new URL(url).origin, reason: 'invalid response' },
-      },
-    );
   }
   const empty = method === 'HEAD' || NULL_BODY_STATUSES.has(answer.statusCode);
   if (empty) void answer.body.dump().catch(() => undefined);

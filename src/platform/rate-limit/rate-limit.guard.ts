@@ -13,7 +13,7 @@ import type { Request, Response } from 'express';
 import { principalOf } from '../auth/principal-holder';
 import { AppConfig } from '../config/app-config';
 import { RATE_LIMIT_POLICY, RateLimitPolicy } from './rate-limit.decorator';
-import { consumeForHttp, conversationTracker, policyLimits, RateLimiter } from './rate-limiter';
+import { conversationTracker, policyLimits, RateLimiter } from './rate-limiter';
 
 /** What the throttler tracks a caller by. */
 export interface RateLimitSubject {
@@ -68,7 +68,7 @@ export class RateLimitGuard extends ThrottlerGuard {
     const { context, throttler } = request;
     const res = context.getType() === 'http' ? context.switchToHttp().getResponse<Response>() : undefined;
     const tracker = await request.getTracker({}, context);
-    await consumeForHttp(this.limiter, throttler.name as RateLimitPolicy, tracker, res);
+    await this.limiter.consumeForHttp(throttler.name as RateLimitPolicy, tracker, res);
     return true;
   }
 }

@@ -77,31 +77,26 @@ export class RateLimiter {
     }
     return decision;
   }
+
+  /**
+   * Counts one HTTP request like `consume`, and puts `X-RateLimit-Limit/Remaining/Reset` (Reset in
+   * unix seconds) on its answer, whether it is let through or refused.
+   */
+  async consumeForHttp(policy: RateLimitPolicy, tracker: string, res: Response | undefined): Promise<void> {
+    try {
+      const decision = await this.consume(policy, tracker);
+      if (res && decision) setRateLimitHeaders(res, decision);
+    } catch (error) {
+      const decision = decisionOf(error);
+      if (res && decision) setRateLimitHeaders(res, decision);
+      throw error;
+    }
+  }
 }
 
 /** What the `conversation` policy counts by: the caller (API key) and the agent addressed. */
 export function conversationTracker(caller: string, agentId: string): string {
   return `${caller}:${agentId}`;
-}
-
-/**
- * Counts one HTTP request like `RateLimiter.consume`, and puts `X-RateLimit-Limit/Remaining/Reset`
- * (Reset in unix seconds) on its answer, whether it is let through or refused.
- */
-export async function consumeForHttp(
-  limiter: RateLimiter,
-  policy: RateLimitPolicy,
-  tracker: string,
-  res: Response | undefined,
-): Promise<void> {
-  try {
-    const decision = await limiter.consume(policy, tracker);
-    if (res && decision) setRateLimitHeaders(res, decision);
-  } catch (error) {
-    const decision = decisionOf(error);
-    if (res && decision) setRateLimitHeaders(res, decision);
-    throw error;
-  }
 }
 
 function setRateLimitHeaders(res: Response, decision: RateLimitDecision): void {
@@ -111,7 +106,7 @@ function setRateLimitHeaders(res: Response, decision: RateLimitDecision): void {
 }
 
 /** The decision behind a RATE_LIMITED error, for its X-RateLimit-* headers. */
-export function decisionOf(error: unknown): RateLimitDecision | undefined {
+function decisionOf(error: unknown): RateLimitDecision | undefined {
   return (error as { decision?: RateLimitDecision } | undefined)?.decision;
 }
 

@@ -25,7 +25,8 @@ export class RemoteAgentExecutor implements AgentExecutor {
   async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const owner = ownerOf(context.context);
     // Each turn renews the conversation's links (reading one renews it), so they last as long as
-    // the conversation does. A message that names no context or task starts a new conversation: nothing to look up.
+    // the conversation does. A message that names no context or task starts a new conversation:
+    // there is nothing to look up.
     const link = context.task ? await this.threads.remoteTask(this.agentId, context.taskId) : undefined;
     let remoteContextId = link?.remoteContextId;
     if (link && remoteContextId) {
