@@ -11,6 +11,7 @@ import { A2aHttpLane } from './http/a2a-http-lane';
 import { A2aHttpController, HubCardController } from './http/a2a-http.controller';
 import { PushConfigRepository } from './push/push-config.repository';
 import { PushSubscriptions } from './push/push-subscriptions';
+import { TaskWebhooks } from './push/task-webhooks';
 import { A2aTaskRepository } from './store/a2a-task.repository';
 
 /**
@@ -29,6 +30,7 @@ import { A2aTaskRepository } from './store/a2a-task.repository';
     A2aTaskRepository,
     PushConfigRepository,
     PushSubscriptions,
+    TaskWebhooks,
     A2aGrpcService,
     A2aHttpLane,
   ],

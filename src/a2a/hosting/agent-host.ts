@@ -30,6 +30,7 @@ import { PgPushConfigStore } from '../push/pg-push-config.store';
 import { PushConfigRepository } from '../push/push-config.repository';
 import { PushSubscriptions } from '../push/push-subscriptions';
 import { RetryingPushSender } from '../push/retrying-push.sender';
+import { TaskWebhooks } from '../push/task-webhooks';
 import { A2aTaskRepository } from '../store/a2a-task.repository';
 import { KvTaskStore } from '../store/kv-task.store';
 import { A2aUser, CallNotes, ownerOf } from './a2a-user';
@@ -95,6 +96,7 @@ export class AgentHost implements OnModuleInit {
     private readonly metrics: Metrics,
     private readonly bus: EventBus,
     private readonly subscriptions: PushSubscriptions,
+    private readonly webhooks: TaskWebhooks,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -104,7 +106,7 @@ export class AgentHost implements OnModuleInit {
   host(definition: AgentDefinition): HostedAgent {
     const { profile, executor } = definition;
     const taskStore = new KvTaskStore(profile.id, this.kv, this.tasks, this.config.a2a.taskTtlSeconds * 1000);
-    const pushStore = new PgPushConfigStore(profile.id, this.pushConfigs, this.secrets, this.outbound);
+    const pushStore = new PgPushConfigStore(profile.id, this.webhooks, this.secrets, this.outbound);
     const pushSender = new RetryingPushSender(
       profile.id,
       pushStore,
@@ -116,7 +118,14 @@ export class AgentHost implements OnModuleInit {
     const card = this.cards.build(profile, this.endpoints.configured());
     const guarded = new GuardedRequestHandler(
       profile.id,
-      new DefaultRequestHandler(card, taskStore, executor, this.eventBuses(profile.id), pushStore, pushSender),
+      new DefaultRequestHandler(
+        card,
+        taskStore,
+        startingExecutionsOf(executor, taskStore),
+        this.eventBuses(profile.id),
+        pushStore,
+        pushSender,
+      ),
       (taskId, context) => this.relayCancel(profile.id, taskId, context),
     );
     const handler = definition.wrapHandler ? definition.wrapHandler(guarded) : guarded;
@@ -238,6 +247,17 @@ export class AgentHost implements OnModuleInit {
     await Promise.race([drained, new Promise((resolve) => (timer = setTimeout(resolve, deadlineMs)))]);
     clearTimeout(timer);
   }
+}
+
+/** The executor, telling the task store first that an execution starts here (see KvTaskStore.beginExecution). */
+function startingExecutionsOf(executor: AgentExecutor, store: KvTaskStore): AgentExecutor {
+  return {
+    execute: (request, bus) => {
+      store.beginExecution(request);
+      return executor.execute(request, bus);
+    },
+    cancelTask: (taskId, bus) => executor.cancelTask(taskId, bus),
+  };
 }
 
 const NOTES = Symbol('switchboard.callNotes');

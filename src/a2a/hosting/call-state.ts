@@ -1,8 +1,15 @@
 import type { Message } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 
-/** Key in ServerCallContext.state: whether the caller's message continues a conversation. */
+/**
+ * What the hub notes about a call in its ServerCallContext.state, for the parts of the SDK's
+ * pipeline that only see the context (task store, push sender, executors). Keys are the hub's.
+ */
 const CONTINUES_CONVERSATION = 'switchboard.continuesConversation';
+/** The task the call's execution runs on this replica. */
+const EXECUTION_TASK = 'switchboard.executionTask';
+/** A task id the SDK made up for the call: no record, no webhook exists for it yet. */
+const NEW_TASK = 'switchboard.newTask';
 
 /** Records, before the SDK fills in ids, whether the caller's message named a context or task. */
 export function noteContinuation(context: ServerCallContext, message: Message | undefined): void {
@@ -16,4 +23,22 @@ export function noteContinuation(context: ServerCallContext, message: Message | 
  */
 export function continuesConversation(context: ServerCallContext): boolean {
   return context.state.get(CONTINUES_CONVERSATION) !== false;
+}
+
+/** Notes that the call's execution starts here on `taskId`, which is `fresh` when the SDK just made it up. */
+export function noteExecution(context: ServerCallContext, taskId: string, fresh: boolean): void {
+  context.state.set(EXECUTION_TASK, taskId);
+  if (fresh) context.state.set(NEW_TASK, taskId);
+}
+
+/** Whether `context` is the call whose execution runs `taskId` on this replica. */
+export function isExecutionOf(context: ServerCallContext, taskId: string): boolean {
+  return context.state.get(EXECUTION_TASK) === taskId;
+}
+
+/** True once for a task the SDK made up for this call (the first to ask learns it; later calls get false). */
+export function takeNewTask(context: ServerCallContext, taskId: string): boolean {
+  if (context.state.get(NEW_TASK) !== taskId) return false;
+  context.state.delete(NEW_TASK);
+  return true;
 }

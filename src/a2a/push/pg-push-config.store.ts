@@ -6,18 +6,19 @@ import { SecretBox } from '../../platform/crypto/secret-box';
 import { OutboundHttp } from '../../platform/net/outbound-http';
 import { ownerOf } from '../hosting/a2a-user';
 import { PushConfigEntity } from './entities/push-config.entity';
-import { PushConfigRepository } from './push-config.repository';
+import { TaskWebhooks } from './task-webhooks';
 import { webhookUrlProblem } from './webhook-url';
 
 /**
- * The SDK's PushNotificationStore for one hosted agent, on Postgres. Webhook tokens and
- * credentials are sealed at rest; configs are scoped to the caller's owner; each keeps the wire
- * version it was registered over so its notifications keep that shape.
+ * The SDK's PushNotificationStore for one hosted agent, on Postgres (read through each replica's
+ * TaskWebhooks cache). Webhook tokens and credentials are sealed at rest; configs are scoped to
+ * the caller's owner; each keeps the wire version it was registered over so its notifications
+ * keep that shape.
  */
 export class PgPushConfigStore implements PushNotificationStore {
   constructor(
     private readonly agentId: string,
-    private readonly configs: PushConfigRepository,
+    private readonly webhooks: TaskWebhooks,
     private readonly secrets: SecretBox,
     private readonly http: OutboundHttp,
   ) {}
@@ -39,7 +40,7 @@ export class PgPushConfigStore implements PushNotificationStore {
       wireVersion: context.requestedVersion || '0.3',
       createdAt: new Date(),
     });
-    await this.configs.upsert(entity);
+    await this.webhooks.save(entity);
   }
 
   async load(taskId: string, context: ServerCallContext): Promise<TaskPushNotificationConfig[]> {
@@ -47,7 +48,7 @@ export class PgPushConfigStore implements PushNotificationStore {
   }
 
   async loadWithMetadata(taskId: string, context: ServerCallContext): Promise<StoredPushNotificationConfig[]> {
-    const rows = await this.configs.forTask(this.agentId, ownerOf(context), taskId);
+    const rows = await this.webhooks.of({ agentId: this.agentId, owner: ownerOf(context), taskId });
     return rows.map((row) => ({
       wireVersion: row.wireVersion,
       config: {
@@ -67,8 +68,13 @@ export class PgPushConfigStore implements PushNotificationStore {
     }));
   }
 
+  /** The task was just made up for its first message: it has no webhooks but those that message registered. */
+  noneYet(taskId: string, context: ServerCallContext): void {
+    this.webhooks.noneYet({ agentId: this.agentId, owner: ownerOf(context), taskId });
+  }
+
   async delete(taskId: string, context: ServerCallContext, configId?: string): Promise<void> {
-    await this.configs.remove(this.agentId, ownerOf(context), taskId, configId);
+    await this.webhooks.remove({ agentId: this.agentId, owner: ownerOf(context), taskId }, configId);
   }
 
   private async assertWebhook(url: string): Promise<void> {

@@ -1,20 +1,33 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, Repository } from 'typeorm';
+import { WriteBehindQueue } from '../../platform/database/write-behind-queue';
+import { WriteBehindQueues } from '../../platform/database/write-behind-queues';
 import { PushConfigEntity } from './entities/push-config.entity';
 import { PushDeliveryEntity } from './entities/push-delivery.entity';
 import { PushSubscriptionEntity } from './entities/push-subscription.entity';
 
-/** a2a_push_configs (per task), a2a_push_subscriptions (per agent and owner) and a2a_push_deliveries. */
+/**
+ * a2a_push_configs (per task), a2a_push_subscriptions (per agent and owner) and
+ * a2a_push_deliveries (the delivery log, written behind the deliveries, in batches).
+ */
 @Injectable()
 export class PushConfigRepository {
   private readonly configs: Repository<PushConfigEntity>;
   private readonly deliveries: Repository<PushDeliveryEntity>;
   private readonly subscriptions: Repository<PushSubscriptionEntity>;
+  private readonly deliveryLog: WriteBehindQueue<PushDeliveryEntity>;
 
-  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    queues: WriteBehindQueues,
+  ) {
     this.configs = dataSource.getRepository(PushConfigEntity);
     this.deliveries = dataSource.getRepository(PushDeliveryEntity);
     this.subscriptions = dataSource.getRepository(PushSubscriptionEntity);
+    this.deliveryLog = queues.create<PushDeliveryEntity>({
+      name: 'push_deliveries',
+      write: async (rows) => void (await this.deliveries.insert(rows)),
+    });
   }
 
   async upsert(config: PushConfigEntity): Promise<void> {
@@ -66,12 +79,19 @@ export class PushConfigRepository {
     return rows[0] ? Object.assign(new PushSubscriptionEntity(), { id, owner, agentId: rows[0].agent_id }) : undefined;
   }
 
-  async logDelivery(delivery: PushDeliveryEntity): Promise<void> {
-    await this.deliveries.insert(delivery);
+  /** Queues a delivery's log row; it reaches the table a few milliseconds later. */
+  logDelivery(delivery: PushDeliveryEntity): Promise<void> {
+    return this.deliveryLog.add(delivery);
+  }
+
+  /** Resolves once every delivery logged so far is in the table. */
+  deliveriesRecorded(): Promise<void> {
+    return this.deliveryLog.flushed();
   }
 
   /** Everything stored for an agent that is being removed. */
   async removeAgent(agentId: string): Promise<void> {
+    await this.deliveryLog.flushed();
     await this.configs.delete({ agentId });
     await this.subscriptions.delete({ agentId });
     await this.deliveries.delete({ agentId });

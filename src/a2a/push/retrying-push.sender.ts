@@ -12,6 +12,7 @@ import { Metrics } from '../../platform/metrics/metrics';
 import { OutboundHttp } from '../../platform/net/outbound-http';
 import { deliverWebhook, describeTarget } from '../../platform/net/webhook-delivery';
 import { ownerOf } from '../hosting/a2a-user';
+import { takeNewTask } from '../hosting/call-state';
 import { PushDeliveryEntity } from './entities/push-delivery.entity';
 import { PushEvent } from './entities/push-subscription.entity';
 import { PgPushConfigStore } from './pg-push-config.store';
@@ -49,6 +50,7 @@ export class RetryingPushSender implements PushNotificationSender {
     // Join the task's queue before anything async, so notifications leave in the order of events.
     const previous = this.chains.get(taskId) ?? Promise.resolve();
     const next = previous.then(async () => {
+      if (takeNewTask(context, taskId)) this.store.noneYet(taskId, context);
       const targets = [
         ...(await this.store.loadWithMetadata(taskId, context)),
         ...(await this.subscribers(streamResponse, taskId, context)),
@@ -64,9 +66,10 @@ export class RetryingPushSender implements PushNotificationSender {
     });
   }
 
-  /** Resolves when every notification queued so far has been delivered or given up on. */
+  /** Resolves when every notification queued so far has been delivered or given up on, and logged. */
   async drain(): Promise<void> {
     await Promise.all(this.chains.values());
+    await this.configs.deliveriesRecorded();
   }
 
   /** The owner's agent-wide webhooks that asked for this kind of update; they get the v1.0 wire format. */

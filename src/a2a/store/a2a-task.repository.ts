@@ -1,5 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Brackets, DataSource, Repository } from 'typeorm';
+import { WriteBehindQueue } from '../../platform/database/write-behind-queue';
+import { WriteBehindQueues } from '../../platform/database/write-behind-queues';
 import { A2aTaskEntity } from './entities/a2a-task.entity';
 
 export interface TaskStateRow {
@@ -24,39 +26,74 @@ export interface TaskPageQuery {
   after?: { updatedAt: Date; taskId: string };
 }
 
-/** a2a_tasks: the listing index and archive of A2A tasks. */
+/** A task row as queued: `createdAt` is when the first of its coalesced states was recorded. */
+type QueuedRow = TaskStateRow & { createdAt: Date };
+
+/**
+ * a2a_tasks: the listing index and archive of A2A tasks. Task states are not written on the
+ * answer's path: `recordState` queues them (WriteBehindQueue), and they reach PostgreSQL a few
+ * milliseconds later, many rows per statement, a task's successive states coalesced into one
+ * row. The live record in the key-value store outlives that window. Reads and deletes here first
+ * wait for what this replica queued, so a replica always reads its own writes.
+ */
 @Injectable()
 export class A2aTaskRepository {
   private readonly repo: Repository<A2aTaskEntity>;
+  private readonly queue: WriteBehindQueue<QueuedRow>;
 
-  constructor(@Inject(DataSource) dataSource: DataSource) {
+  constructor(@Inject(DataSource) dataSource: DataSource, queues: WriteBehindQueues) {
     this.repo = dataSource.getRepository(A2aTaskEntity);
+    this.queue = queues.create<QueuedRow>({
+      name: 'a2a_tasks',
+      key: (row) => `${row.agentId}\n${row.owner}\n${row.taskId}`,
+      merge: (pending, later) => ({ ...(advances(pending, later) ? later : pending), createdAt: pending.createdAt }),
+      write: (rows) => this.upsert(rows),
+    });
   }
 
   /**
-   * Inserts or advances a task's row. It never moves backwards: once a final task is stored only
-   * another final snapshot (the same task with more of its output) may replace it, and a late
-   * write from another replica cannot put an older state back.
+   * Queues a task's state for its row. A row never moves backwards: once a final task is stored
+   * only another final snapshot (the same task with more of its output) may replace it, and a
+   * late write from another replica cannot put an older state back.
    */
-  async recordState(row: TaskStateRow): Promise<void> {
+  recordState(row: TaskStateRow): Promise<void> {
+    return this.queue.add({ ...row, createdAt: row.at });
+  }
+
+  /** Resolves once every state queued so far is in PostgreSQL. */
+  flushed(): Promise<void> {
+    return this.queue.flushed();
+  }
+
+  private async upsert(rows: QueuedRow[]): Promise<void> {
     await this.repo.query(
       `INSERT INTO a2a_tasks (agent_id, owner, task_id, context_id, state, created_at, updated_at, final_task)
-       VALUES ($1, $2, $3, $4, $5, $6, $6, $7)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
+                            $6::timestamptz[], $7::timestamptz[], $8::jsonb[])
        ON CONFLICT (agent_id, owner, task_id) DO UPDATE
          SET state = EXCLUDED.state, context_id = EXCLUDED.context_id,
              updated_at = GREATEST(a2a_tasks.updated_at, EXCLUDED.updated_at), final_task = EXCLUDED.final_task
          WHERE (a2a_tasks.final_task IS NULL OR EXCLUDED.final_task IS NOT NULL)
            AND a2a_tasks.updated_at <= EXCLUDED.updated_at`,
-      [row.agentId, row.owner, row.taskId, row.contextId, row.state, row.at, row.finalTask ?? null],
+      [
+        rows.map((r) => r.agentId),
+        rows.map((r) => r.owner),
+        rows.map((r) => r.taskId),
+        rows.map((r) => r.contextId),
+        rows.map((r) => r.state),
+        rows.map((r) => r.createdAt),
+        rows.map((r) => r.at),
+        rows.map((r) => (r.finalTask === undefined ? null : JSON.stringify(r.finalTask))),
+      ],
     );
   }
 
   /** Every task row of an agent that is being removed. */
   async removeAgent(agentId: string): Promise<void> {
+    await this.queue.flushed();
     await this.repo.delete({ agentId });
   }
 
-  /** Every agent's and owner's rows for a task id (internal inspection; usually one). */
   /** How many task records are in each state (A2A state names as stored). */
   async countByState(): Promise<Map<string, number>> {
     const rows: { state: string; count: number }[] = await this.repo.query(
@@ -65,14 +102,18 @@ export class A2aTaskRepository {
     return new Map(rows.map((row) => [row.state, row.count]));
   }
 
-  findByTaskId(taskId: string): Promise<A2aTaskEntity[]> {
+  /** Every agent's and owner's rows for a task id (internal inspection; usually one). */
+  async findByTaskId(taskId: string): Promise<A2aTaskEntity[]> {
+    await this.queue.flushed();
     return this.repo.find({ where: { taskId }, order: { updatedAt: 'DESC' } });
   }
 
   async remove(agentId: string, owner: string, taskId: string): Promise<void> {
+    await this.queue.flushed();
     await this.repo.delete({ agentId, owner, taskId });
   }
 
+  /** The archived task; no wait for queued states: a task whose live record is gone was written long ago. */
   async findFinalTask(agentId: string, owner: string, taskId: string): Promise<unknown> {
     const row = await this.repo.findOne({ where: { agentId, owner, taskId }, select: ['finalTask'] });
     return row?.finalTask ?? undefined;
@@ -80,6 +121,7 @@ export class A2aTaskRepository {
 
   /** Newest first, keyset-paged on (updated_at, task_id); also returns the total matching. */
   async page(query: TaskPageQuery): Promise<{ rows: A2aTaskEntity[]; total: number }> {
+    await this.queue.flushed();
     const qb = this.repo.createQueryBuilder('t').where('t.owner = :owner', { owner: query.owner });
     if (query.agentId) qb.andWhere('t.agent_id = :agentId', { agentId: query.agentId });
     if (query.contextId) qb.andWhere('t.context_id = :contextId', { contextId: query.contextId });
@@ -99,4 +141,10 @@ export class A2aTaskRepository {
     const rows = await qb.orderBy('t.updated_at', 'DESC').addOrderBy('t.task_id', 'DESC').limit(query.limit).getMany();
     return { rows, total };
   }
+}
+
+/** Whether `later` may replace `pending`, by the rule the upsert applies: final wins, then the later time. */
+function advances(pending: TaskStateRow, later: TaskStateRow): boolean {
+  if (pending.finalTask !== undefined && later.finalTask === undefined) return false;
+  return later.at.getTime() >= pending.at.getTime();
 }

@@ -1,12 +1,14 @@
 import { ListTasksRequest, ListTasksResponse, Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
-import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
+import type { RequestContext, ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
 import { DomainError } from '../../platform/errors/domain-error';
 import { ErrorCode } from '../../platform/errors/error-code';
-import { KeyValueStore } from '../../platform/kv/key-value-store';
+import { KeyValueStore, StoredValue } from '../../platform/kv/key-value-store';
 import { ownerOf } from '../hosting/a2a-user';
+import { isExecutionOf, noteExecution } from '../hosting/call-state';
 import { A2aTaskRepository } from './a2a-task.repository';
+import { LiveTask, LiveTasks } from './live-tasks';
 import { isTerminal, mergeTasks } from './task-merge';
 import { TaskPersistenceRecord, taskRecordKey } from './task-record';
 
@@ -21,9 +23,12 @@ const MAX_PAGE_SIZE = 100;
  * The SDK's TaskStore for one hosted agent. Live tasks are TaskPersistenceRecords in the
  * key-value store (Redis across replicas) with a TTL; every write is a compare-and-set on the
  * record's etag, and a writer that loses merges with the winner's version and tries again, so
- * two replicas working on one task lose no update. Postgres keeps a row per task for listing,
- * and the whole task once it is finished, so `tasks/get` still answers after the TTL.
- * Tasks are scoped to the caller's owner: another owner's task is simply not found.
+ * two replicas working on one task lose no update. A task's own execution neither reads back
+ * what this replica just wrote nor looks up a task id the SDK just made up (LiveTasks), so a
+ * state change costs one key-value write. Postgres keeps a row per task for listing, and the
+ * whole task once it is finished, so `tasks/get` still answers after the TTL; those rows are
+ * written behind the answer (A2aTaskRepository.recordState). Tasks are scoped to the caller's
+ * owner: another owner's task is simply not found.
  */
 export class KvTaskStore implements TaskStore {
   private readonly logger = new Logger('TaskStore');
@@ -33,41 +38,72 @@ export class KvTaskStore implements TaskStore {
     private readonly kv: KeyValueStore,
     private readonly tasks: A2aTaskRepository,
     private readonly ttlMs: number,
+    private readonly live = new LiveTasks(),
   ) {}
+
+  /**
+   * Called as an execution starts on this replica: its calls may read their task from memory,
+   * and a task the request did not name (the SDK made its id up) is known not to exist yet.
+   */
+  beginExecution(request: RequestContext): void {
+    const fresh = !request.task;
+    if (fresh) {
+      this.live.set(taskRecordKey(this.agentId, ownerOf(request.context), request.taskId), {
+        etag: null,
+        context: null,
+      });
+    }
+    noteExecution(request.context, request.taskId, fresh);
+  }
 
   async save(task: Task, context: ServerCallContext): Promise<void> {
     const owner = ownerOf(context);
     const key = taskRecordKey(this.agentId, owner, task.id);
+    let known = this.live.get(key);
     for (let attempt = 1; attempt <= MAX_WRITE_ATTEMPTS; attempt++) {
-      const current = await this.kv.get(key);
-      const stored = current ? (JSON.parse(current.value) as TaskPersistenceRecord) : undefined;
-      const storedTask = stored ? Task.fromJSON(stored.task) : undefined;
-      const merged = storedTask ? mergeTasks(storedTask, task) : task;
+      const stored = known?.task;
+      const merged = stored ? mergeTasks(stored, task) : { ...task };
+      const json = Task.toJSON(merged);
       const record: TaskPersistenceRecord = {
         taskId: task.id,
         agentId: this.agentId,
         owner,
-        task: Task.toJSON(merged),
-        context: stored?.context ?? null,
+        task: json,
+        context: known?.context ?? null,
         expiresAtUtc: new Date(Date.now() + this.ttlMs).toISOString(),
       };
-      const written = await this.kv.compareAndSet(key, current?.etag ?? null, JSON.stringify(record), {
+      const written = await this.kv.compareAndSet(key, known?.etag ?? null, JSON.stringify(record), {
         ttlMs: this.ttlMs,
       });
       if (written.ok) {
-        await this.index(owner, merged, storedTask?.status?.state);
+        this.live.set(key, { etag: written.etag, task: merged, context: record.context });
+        await this.index(owner, merged, json, stored?.status?.state);
         return;
       }
-      this.logger.debug(`Task ${task.id}: concurrent write, merging (attempt ${attempt})`);
-      await backoff(attempt);
+      // Another writer got there first (or the record is gone): merge with what it wrote.
+      known = written.current ? this.parse(written.current) : undefined;
+      if (attempt > 1) {
+        this.logger.debug(`Task ${task.id}: concurrent write, merging (attempt ${attempt})`);
+        await backoff(attempt);
+      }
     }
+    this.live.forget(key);
     throw new DomainError(ErrorCode.CONFLICT, `Task ${task.id} is being updated concurrently; try again`);
   }
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
     const owner = ownerOf(context);
-    const current = await this.kv.get(taskRecordKey(this.agentId, owner, taskId));
-    if (current) return Task.fromJSON((JSON.parse(current.value) as TaskPersistenceRecord).task);
+    const key = taskRecordKey(this.agentId, owner, taskId);
+    if (isExecutionOf(context, taskId)) {
+      const known = this.live.get(key);
+      if (known) return known.task && structuredClone(known.task);
+    }
+    const current = await this.kv.get(key);
+    if (current) {
+      const known = this.parse(current);
+      this.live.set(key, known);
+      return structuredClone(known.task);
+    }
     const archived = await this.tasks.findFinalTask(this.agentId, owner, taskId);
     return archived === undefined ? undefined : Task.fromJSON(archived);
   }
@@ -100,30 +136,19 @@ export class KvTaskStore implements TaskStore {
     };
   }
 
-  /**
-   * Records the task in Postgres when it is new, changes state, or finishes. The key-value write
-   * has already succeeded, so a failure here is retried once and then logged rather than failing
-   * the call: the task is safe for its TTL, and the log says which one missed its archive.
-   */
-  private async index(owner: string, task: Task, previousState: TaskState | undefined): Promise<void> {
-    const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
-    if (previousState === state && !isTerminal(state)) return;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.record(owner, task, state);
-        return;
-      } catch (error) {
-        if (attempt >= 2) {
-          this.logger.error(
-            `Task ${task.id} of agent ${this.agentId} was saved but not indexed/archived in Postgres: ${(error as Error).message}`,
-          );
-          return;
-        }
-      }
-    }
+  private parse(stored: StoredValue): LiveTask & { task: Task } {
+    const record = JSON.parse(stored.value) as TaskPersistenceRecord;
+    return { etag: stored.etag, task: Task.fromJSON(record.task), context: record.context };
   }
 
-  private async record(owner: string, task: Task, state: TaskState): Promise<void> {
+  /**
+   * Queues the task's Postgres row when it is new, changes state, or finishes (`json` is the
+   * task as written). The key-value write has succeeded: the row follows a few milliseconds
+   * behind, off the answer's path.
+   */
+  private async index(owner: string, task: Task, json: unknown, previousState: TaskState | undefined): Promise<void> {
+    const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
+    if (previousState === state && !isTerminal(state)) return;
     await this.tasks.recordState({
       agentId: this.agentId,
       owner,
@@ -131,7 +156,7 @@ export class KvTaskStore implements TaskStore {
       contextId: task.contextId,
       state: taskStateToJSON(state),
       at: new Date(),
-      finalTask: isTerminal(state) ? Task.toJSON(task) : undefined,
+      finalTask: isTerminal(state) ? json : undefined,
     });
   }
 }

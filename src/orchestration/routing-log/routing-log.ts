@@ -1,6 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, Repository } from 'typeorm';
+import { WriteBehindQueue } from '../../platform/database/write-behind-queue';
+import { WriteBehindQueues } from '../../platform/database/write-behind-queues';
 import { Metrics } from '../../platform/metrics/metrics';
 import { RoutingDecisionEntity, RoutingOutcome } from './routing-decision.entity';
 
@@ -9,21 +11,29 @@ const MAX_REQUEST_TEXT = 500;
 export type RoutingRecord = Omit<RoutingDecisionEntity, 'id' | 'createdAt' | 'requestText'> & { requestText: string };
 
 /**
- * Every routing decision, in Postgres. Writing the log never fails or delays an answer: a write
- * that fails is logged as a warning.
+ * Every routing decision, in Postgres. Writing the log never delays an answer: decisions are
+ * queued and written behind it, in batches (WriteBehindQueue); reads here first wait for what this
+ * replica queued.
  */
 @Injectable()
 export class RoutingLog {
   private readonly logger = new Logger('RoutingLog');
   private readonly decisions: Repository<RoutingDecisionEntity>;
+  private readonly queue: WriteBehindQueue<RoutingDecisionEntity>;
 
   constructor(
     @Inject(DataSource) dataSource: DataSource,
     private readonly metrics: Metrics,
+    queues: WriteBehindQueues,
   ) {
     this.decisions = dataSource.getRepository(RoutingDecisionEntity);
+    this.queue = queues.create<RoutingDecisionEntity>({
+      name: 'routing_log',
+      write: async (rows) => void (await this.decisions.insert(rows)),
+    });
   }
 
+  /** Queues the decision; resolves at once unless the queue is full (a database down for long). */
   record(decision: RoutingRecord): Promise<void> {
     this.metrics.routingDecisions.inc({
       agent: decision.agents[0] ?? 'none',
@@ -37,10 +47,9 @@ export class RoutingLog {
       requestText: truncate(decision.requestText),
       confidence: decision.confidence === null ? null : Math.round(decision.confidence * 1000) / 1000,
     };
-    return this.decisions.insert(row).then(
-      () => undefined,
-      (error: Error) => this.logger.warn(`Could not record a routing decision: ${error.message}`),
-    );
+    return this.queue
+      .add(row)
+      .catch((error: Error) => this.logger.warn(`Could not record a routing decision: ${error.message}`));
   }
 
   /**
@@ -48,6 +57,7 @@ export class RoutingLog {
    * paging on (created_at, id), so pages hold steady while new decisions arrive.
    */
   async page(filter: RoutingLogFilter): Promise<{ rows: RoutingDecisionEntity[]; nextCursor: string | null }> {
+    await this.queue.flushed();
     const query = this.decisions.createQueryBuilder('d');
     if (filter.agent) query.andWhere('d.agents @> :agent::jsonb', { agent: JSON.stringify([filter.agent]) });
     if (filter.contextId) query.andWhere('d.context_id = :contextId', { contextId: filter.contextId });
@@ -75,7 +85,8 @@ export class RoutingLog {
   }
 
   /** Newest first. */
-  recent(owner: string, contextId: string, limit = 50): Promise<RoutingDecisionEntity[]> {
+  async recent(owner: string, contextId: string, limit = 50): Promise<RoutingDecisionEntity[]> {
+    await this.queue.flushed();
     return this.decisions.find({ where: { owner, contextId }, order: { createdAt: 'DESC' }, take: limit });
   }
 }

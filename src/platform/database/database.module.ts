@@ -2,6 +2,7 @@ import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown } 
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { Database } from './database';
+import { WriteBehindQueues } from './write-behind-queues';
 
 export interface DatabaseModuleOptions {
   /** Embedded mode: connect to a running server's PGlite instead of failing (the CLIs). */
@@ -12,12 +13,16 @@ export interface DatabaseModuleOptions {
 
 /**
  * Provides the TypeORM DataSource (external Postgres when DATABASE_URL is set, embedded PGlite
- * otherwise), migrated at start, and closes it - then the embedded server - on shutdown.
+ * otherwise), migrated at start, and the write-behind queues (rows written behind the answers);
+ * on shutdown it writes out those queues, then closes the database - then the embedded server.
  */
 @Global()
 @Module({})
 export class DatabaseModule implements OnApplicationShutdown {
-  constructor(@Inject(Database) private readonly database: Database) {}
+  constructor(
+    @Inject(Database) private readonly database: Database,
+    private readonly writeBehind: WriteBehindQueues,
+  ) {}
 
   static forRoot(options: DatabaseModuleOptions = {}): DynamicModule {
     return {
@@ -32,12 +37,15 @@ export class DatabaseModule implements OnApplicationShutdown {
           },
         },
         { provide: DataSource, inject: [Database], useFactory: (db: Database) => db.dataSource },
+        WriteBehindQueues,
       ],
-      exports: [DataSource, Database],
+      exports: [DataSource, Database, WriteBehindQueues],
     };
   }
 
+  /** What the write-behind queues still hold is written first: every other module has shut down by now. */
   async onApplicationShutdown(): Promise<void> {
+    await this.writeBehind.closeAll();
     await this.database.close();
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Seconds: from a fast cache hit to an agent that thinks for a while. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -69,12 +69,44 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** How deep each write-behind queue is, read when metrics are scraped. */
+  private readonly writeBehindDepths = new Map<string, () => number>();
+
+  readonly writeBehindDepth = new Gauge({
+    name: 'switchboard_write_behind_depth',
+    help: 'Rows waiting to be written to PostgreSQL behind the answers, by queue (a2a_tasks, routing_log, push_deliveries)',
+    labelNames: ['queue'] as const,
+    registers: [this.registry],
+    collect: () => {
+      for (const [queue, depth] of this.writeBehindDepths) this.writeBehindDepth.set({ queue }, depth());
+    },
+  });
+
+  readonly writeBehindRows = new Counter({
+    name: 'switchboard_write_behind_rows_total',
+    help: 'Rows the write-behind queues wrote, or dropped (refused by the database for their data, or left at shutdown)',
+    labelNames: ['queue', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly writeBehindFailures = new Counter({
+    name: 'switchboard_write_behind_failures_total',
+    help: 'Write-behind batches that failed and were retried (the database unreachable or slow), by queue',
+    labelNames: ['queue'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'switchboard_' });
   }
 
   agentCall(agent: string, outcome: AgentCallOutcome, seconds: number): void {
     this.agentCalls.observe({ agent, outcome }, seconds);
+  }
+
+  /** Reports a write-behind queue's depth on every scrape. */
+  watchWriteBehind(queue: string, depth: () => number): void {
+    this.writeBehindDepths.set(queue, depth);
   }
 
   pushDelivery(kind: PushKind, delivered: boolean): void {

@@ -1,0 +1,154 @@
+import { TaskState } from '@a2a-js/sdk';
+import { AgentEvent, AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import type { AgentProfile } from '../src/a2a/agent-profile';
+import { AgentHost } from '../src/a2a/hosting/agent-host';
+import { A2aTaskRepository } from '../src/a2a/store/a2a-task.repository';
+import { RemoteAgent, startLightsAgent } from './support/remote-agents';
+import { messageSend, registerAgent, startTestApp, TEST_ADMIN_KEY, TestApp } from './support/test-app';
+
+/** A local agent as the SDK's samples are written: task, working, an artifact, completed. */
+class StreamingTaskAgent implements AgentExecutor {
+  async execute(request: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    const { taskId, contextId } = request;
+    const status = (state: TaskState) => ({ state, message: undefined, timestamp: new Date().toISOString() });
+    bus.publish(
+      AgentEvent.task({
+        id: taskId,
+        contextId,
+        status: status(TaskState.TASK_STATE_SUBMITTED),
+        history: [request.userMessage],
+        artifacts: [],
+        metadata: undefined,
+      }),
+    );
+    bus.publish(
+      AgentEvent.statusUpdate({ taskId, contextId, status: status(TaskState.TASK_STATE_WORKING), metadata: undefined }),
+    );
+    bus.publish(
+      AgentEvent.artifactUpdate({
+        taskId,
+        contextId,
+        artifact: {
+          artifactId: 'answer',
+          name: '',
+          description: '',
+          parts: [{ content: { $case: 'text', value: 'done' }, metadata: undefined, filename: '', mediaType: '' }],
+          metadata: undefined,
+          extensions: [],
+        },
+        append: false,
+        lastChunk: true,
+        metadata: undefined,
+      }),
+    );
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId,
+        status: status(TaskState.TASK_STATE_COMPLETED),
+        metadata: undefined,
+      }),
+    );
+    bus.finished();
+  }
+
+  async cancelTask(): Promise<void> {}
+}
+
+const TASK_AGENT: AgentProfile = {
+  id: 'tasker',
+  kind: 'local',
+  name: 'Tasker',
+  description: 'Answers with a task',
+  version: '1.0.0',
+  skills: [],
+  defaultInputModes: ['text/plain'],
+  defaultOutputModes: ['text/plain'],
+};
+
+type Mark = { kind: 'statement'; sql: string } | { kind: 'answer'; url: string };
+
+/**
+ * PostgreSQL is not on the path of a message: a blocking message/send to an agent that answers
+ * with a Task runs no statement before its answer is written - its task's row follows behind.
+ * Every statement the app's driver sends (embedded or real PostgreSQL) and the moment each HTTP
+ * answer is written are recorded in one sequence.
+ */
+describe('A2A hot path: no PostgreSQL before the answer (e2e)', () => {
+  let t: TestApp;
+  let lights: RemoteAgent;
+  const marks: Mark[] = [];
+  let recording = false;
+  const originalQuery = Reflect.get(Client.prototype, 'query') as (this: Client, ...args: unknown[]) => unknown;
+
+  beforeAll(async () => {
+    t = await startTestApp({ ALLOW_PRIVATE_NETWORK_TARGETS: 'true', RATE_LIMIT_REGISTRY_PER_MIN: '100' });
+    lights = await startLightsAgent();
+    await registerAgent(t, lights.baseUrl, 'lights');
+    t.app.get(AgentHost).host({ profile: TASK_AGENT, executor: new StreamingTaskAgent() });
+    Client.prototype.query = function (this: Client, ...args: unknown[]) {
+      const config = args[0] as string | { text?: string };
+      if (recording) marks.push({ kind: 'statement', sql: typeof config === 'string' ? config : String(config?.text) });
+      return originalQuery.apply(this, args);
+    } as typeof Client.prototype.query;
+    t.app.getHttpServer().prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+      const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+      res.end = ((...args: unknown[]) => {
+        if (recording) marks.push({ kind: 'answer', url: req.url ?? '' });
+        return end(...args);
+      }) as typeof res.end;
+    });
+  });
+
+  afterAll(async () => {
+    Reflect.set(Client.prototype, 'query', originalQuery);
+    await t?.close();
+    await lights?.close();
+  });
+
+  const send = (agentId: string) =>
+    t
+      .http()
+      .post(`/api/agents/${agentId}/v1`)
+      .set('X-Api-Key', TEST_ADMIN_KEY)
+      .send(messageSend(`porch on ${randomUUID()}`));
+
+  it.each([
+    ['a local agent that streams its task', 'tasker'],
+    ['a remote agent (proxied) that streams its task', 'lights'],
+  ])('%s: no statement before the answer, the task row right after', async (_name, agentId) => {
+    await send(agentId).expect(200); // the key and the agent are read once, then cached
+    marks.length = 0;
+    recording = true;
+    const res = await send(agentId).expect(200);
+    await t.app.get(A2aTaskRepository).flushed();
+    recording = false;
+
+    expect(res.body.result).toMatchObject({ kind: 'task', status: { state: 'completed' } });
+    const answer = marks.findIndex((m) => m.kind === 'answer');
+    expect(answer).toBeGreaterThanOrEqual(0);
+    expect(marks.slice(0, answer)).toEqual([]);
+    const after = marks.slice(answer + 1).flatMap((m) => (m.kind === 'statement' ? [m.sql] : []));
+    expect(after.filter((sql) => /INSERT INTO a2a_tasks/.test(sql))).toHaveLength(1);
+
+    const taskId = res.body.result.id as string;
+    const got = await t
+      .http()
+      .post(`/api/agents/${agentId}/v1`)
+      .set('X-Api-Key', TEST_ADMIN_KEY)
+      .send({ jsonrpc: '2.0', id: 2, method: 'tasks/get', params: { id: taskId } })
+      .expect(200);
+    expect(got.body.result).toMatchObject({ id: taskId, status: { state: 'completed' } });
+    expect(got.body.result.artifacts).toHaveLength(1);
+    const listed = await t
+      .http()
+      .get(`/api/agents/${agentId}/json/tasks`)
+      .set('X-Api-Key', TEST_ADMIN_KEY)
+      .set('A2A-Version', '1.0')
+      .expect(200);
+    expect(listed.body.tasks.map((task: { id: string }) => task.id)).toContain(taskId);
+  });
+});
