@@ -1,7 +1,14 @@
-import { Part, SendMessageRequest, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
-import type { ServerCallContext } from '@a2a-js/sdk/server';
+import { Part, Task, TaskState } from '@a2a-js/sdk';
+import {
+  AgentExecutionEvent,
+  DefaultExecutionEventBus,
+  RequestContext,
+  type ServerCallContext,
+} from '@a2a-js/sdk/server';
+import { randomUUID } from 'node:crypto';
 import { userTextMessage } from '../a2a/executors/agent-messages';
-import { AgentHost, callContextFor } from '../a2a/hosting/agent-host';
+import { AgentHost, callContextFor, HostedAgent } from '../a2a/hosting/agent-host';
+import { noteConversation } from '../a2a/hosting/call-state';
 import type { AgentCallOutcome, Metrics } from '../platform/metrics/metrics';
 import { inSpan } from '../platform/telemetry/spans';
 import type { AgentResponse } from './orchestration.types';
@@ -22,6 +29,8 @@ export interface AgentCall {
   text: string;
   /** The hub-side context the orchestrator keeps with this agent for the conversation. */
   contextId: string;
+  /** Whether that context is the conversation's earlier one with the agent (false: made up for this call). */
+  continuesThread: boolean;
   /** The agent's task waiting for input, to continue. */
   taskId?: string;
   /** Aborting it ends the call as a timeout does: the agent's task is cancelled. */
@@ -32,17 +41,32 @@ const INTERRUPTED = new Set([TaskState.TASK_STATE_INPUT_REQUIRED, TaskState.TASK
 const FAILED = new Set([TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_REJECTED, TaskState.TASK_STATE_CANCELED]);
 
 /**
- * Runs hosted agents for the orchestrator, in process, through each agent's own SDK request
- * handler - so a local agent runs its executor and a remote one goes through the registry's proxy
- * (its own context and task ids kept by the proxy), with the hub's task records and push
- * notifications as for any caller. Each call has a deadline; past it the agent's task is
- * cancelled and the call reports a timeout.
+ * How the runner reaches an agent: straight to its executor, with an event bus of the runner's
+ * own (the orchestrator: its turn is the only task record - no second request handler, task
+ * record, webhook lookup or archive row per agent called), or through the agent's request
+ * handler, its task recorded as for any caller (a task tree's `a2a.send`, whose result names
+ * the task).
+ */
+export type AgentPath = 'executor' | 'handler';
+
+/** One call under way: its events go to the turn; `cancel` stops it. */
+interface Running {
+  finished: Promise<unknown>;
+  cancel(): Promise<unknown>;
+}
+
+/**
+ * Runs hosted agents in process - a local agent runs its code, a remote one goes through the
+ * registry's proxy (its own context and task ids kept by the proxy). An agent's task that waits
+ * for input is remembered by the caller (AgentThread) and continued on its next call. Each call
+ * has a deadline; past it the agent's task is cancelled and the call reports a timeout.
  */
 export class AgentRunner {
   constructor(
     private readonly host: AgentHost,
     private readonly deadlineMs: number,
     private readonly metrics?: Metrics,
+    private readonly path: AgentPath = 'executor',
   ) {}
 
   /** Runs the calls, at most `parallel` at a time; outcomes in call order. */
@@ -90,34 +114,20 @@ export class AgentRunner {
     if (!agent) return result({ errorMessage: `agent ${call.agentId} is no longer registered` });
 
     const context = callContextFor(call.agentId, caller.user);
-    const request: SendMessageRequest = {
-      tenant: '',
-      message: userTextMessage(call.text, call.contextId, call.taskId),
-      configuration: undefined,
-      metadata: undefined,
-    };
     const turn = new Turn();
-    const stream = agent.handler.sendMessageStream(request, context);
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<'timeout' | 'aborted'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), this.deadlineMs);
       if (call.signal?.aborted) resolve('aborted');
       call.signal?.addEventListener('abort', () => resolve('aborted'), { once: true });
     });
+    let running: Running | undefined;
     try {
-      const finished = (async () => {
-        for await (const event of stream) turn.apply(event);
-        return 'done' as const;
-      })();
-      const how = await Promise.race([finished, deadline]);
+      running = this.path === 'executor' ? direct(agent, call, context, turn) : viaHandler(agent, call, context, turn);
+      const how = await Promise.race([running.finished.then(() => 'done' as const), deadline]);
       if (how !== 'done') {
-        finished.catch(() => undefined);
-        if (turn.taskId) {
-          await agent.handler
-            .cancelTask({ tenant: '', id: turn.taskId, metadata: undefined }, context)
-            .catch(() => undefined);
-        }
-        void stream.return(undefined).catch(() => undefined);
+        running.finished.catch(() => undefined);
+        await running.cancel().catch(() => undefined);
         return result({
           timedOut: how === 'timeout',
           errorMessage:
@@ -128,7 +138,7 @@ export class AgentRunner {
         });
       }
     } catch (error) {
-      return result({ errorMessage: (error as Error).message || 'the agent failed' });
+      return result({ errorMessage: (error as Error).message || 'the agent failed', taskId: turn.taskId });
     } finally {
       clearTimeout(timer);
     }
@@ -136,39 +146,97 @@ export class AgentRunner {
   }
 }
 
-/** What one agent's stream said, folded into its final answer. */
+/** The agent's executor, called with the runner's own event bus and request context. */
+function direct(agent: HostedAgent, call: AgentCall, context: ServerCallContext, turn: Turn): Running {
+  const taskId = call.taskId ?? randomUUID();
+  noteConversation(context, call.continuesThread || call.taskId !== undefined);
+  const request = new RequestContext(
+    {
+      tenant: '',
+      message: userTextMessage(call.text, call.contextId, taskId),
+      configuration: undefined,
+      metadata: undefined,
+    },
+    taskId,
+    call.contextId,
+    context,
+    call.taskId ? waitingTask(call.taskId, call.contextId) : undefined,
+  );
+  const bus = new DefaultExecutionEventBus();
+  bus.on('event', (event) => turn.apply(event, taskId));
+  return {
+    finished: agent.executor.execute(request, bus).finally(() => bus.removeAllListeners('event')),
+    cancel: () => agent.executor.cancelTask(taskId, bus),
+  };
+}
+
+/** The agent's request handler, as any caller's message goes: its task is recorded. */
+function viaHandler(agent: HostedAgent, call: AgentCall, context: ServerCallContext, turn: Turn): Running {
+  const stream = agent.handler.sendMessageStream(
+    {
+      tenant: '',
+      message: userTextMessage(call.text, call.contextId, call.taskId),
+      configuration: undefined,
+      metadata: undefined,
+    },
+    context,
+  );
+  return {
+    finished: (async () => {
+      for await (const { payload } of stream)
+        if (payload) turn.apply({ kind: payload.$case, data: payload.value } as AgentExecutionEvent);
+    })(),
+    cancel: async () => {
+      if (turn.taskId) await agent.handler.cancelTask({ tenant: '', id: turn.taskId, metadata: undefined }, context);
+      void stream.return(undefined).catch(() => undefined);
+    },
+  };
+}
+
+/** The task an agent left waiting for input, as its executor is handed it when the user answers. */
+function waitingTask(id: string, contextId: string): Task {
+  return {
+    id,
+    contextId,
+    status: { state: TaskState.TASK_STATE_INPUT_REQUIRED, message: undefined, timestamp: new Date().toISOString() },
+    history: [],
+    artifacts: [],
+    metadata: undefined,
+  };
+}
+
+/** What one agent's events said, folded into its final answer. */
 class Turn {
+  /** Set once the agent made a task of the call (a message alone makes none). */
   taskId?: string;
   private state?: TaskState;
   private statusText = '';
   private messageText = '';
   private readonly artifacts = new Map<string, string>();
 
-  apply(event: StreamResponse): void {
-    const payload = event.payload;
-    switch (payload?.$case) {
+  /** `requestTaskId`: the task id the call was made with, for events that do not name one. */
+  apply(event: AgentExecutionEvent, requestTaskId = ''): void {
+    switch (event.kind) {
       case 'message':
-        this.messageText = textOf(payload.value.parts);
+        this.messageText = textOf(event.data.parts);
         this.state = TaskState.TASK_STATE_COMPLETED;
         return;
       case 'task':
-        this.taskId = payload.value.id;
-        this.status(payload.value.status);
-        for (const artifact of payload.value.artifacts) this.artifacts.set(artifact.artifactId, textOf(artifact.parts));
+        this.taskId = event.data.id || requestTaskId;
+        this.status(event.data.status);
+        for (const artifact of event.data.artifacts) this.artifacts.set(artifact.artifactId, textOf(artifact.parts));
         return;
       case 'statusUpdate':
-        this.taskId = payload.value.taskId || this.taskId;
-        this.status(payload.value.status);
+        this.taskId = event.data.taskId || this.taskId || requestTaskId || undefined;
+        this.status(event.data.status);
         return;
       case 'artifactUpdate': {
-        const { artifact, append } = payload.value;
+        const { artifact, append } = event.data;
         if (!artifact) return;
         const previous = append ? (this.artifacts.get(artifact.artifactId) ?? '') : '';
         this.artifacts.set(artifact.artifactId, previous + textOf(artifact.parts));
         return;
       }
-      default:
-        return;
     }
   }
 

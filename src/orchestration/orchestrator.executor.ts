@@ -130,6 +130,7 @@ export class OrchestratorExecutor implements AgentExecutor {
           return {
             ...call,
             contextId: thread?.contextId ?? randomUUID(),
+            continuesThread: thread !== undefined,
             taskId:
               context.pending?.kind === 'agent-input' && context.pending.agentId === call.agentId
                 ? thread?.taskId

@@ -13,7 +13,12 @@ const NEW_TASK = 'switchboard.newTask';
 
 /** Records, before the SDK fills in ids, whether the caller's message named a context or task. */
 export function noteContinuation(context: ServerCallContext, message: Message | undefined): void {
-  context.state.set(CONTINUES_CONVERSATION, Boolean(message?.contextId || message?.taskId));
+  noteConversation(context, Boolean(message?.contextId || message?.taskId));
+}
+
+/** Records whether the call continues a conversation (for callers that know, such as the orchestrator). */
+export function noteConversation(context: ServerCallContext, continues: boolean): void {
+  context.state.set(CONTINUES_CONVERSATION, continues);
 }
 
 /**

@@ -29,8 +29,8 @@ export class A2aSendExecutor implements TaskExecutor {
     if (!Number.isFinite(timeout) || timeout < 100) throw new TaskFailure('timeout_ms must be at least 100');
     const contextId = textSetting(context, 'context_id') ?? context.task.rootId;
     const user = new A2aUser(new Principal('task-host', 'task-host', context.task.userId, ['messages']));
-    const outcome = await new AgentRunner(this.host, timeout).run(
-      { agentId, text, contextId, signal: context.signal },
+    const outcome = await new AgentRunner(this.host, timeout, undefined, 'handler').run(
+      { agentId, text, contextId, continuesThread: true, signal: context.signal },
       callContextFor(agentId, user),
     );
     if (context.signal.aborted) throw abortError(context.signal);
