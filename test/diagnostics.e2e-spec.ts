@@ -1,6 +1,14 @@
 import { call, healthClient, systemClient } from './support/grpc-clients';
 import { RemoteAgent, startLightsAgent } from './support/remote-agents';
-import { createApiKey, freePort, registerAgent, startTestApp, TEST_ADMIN_KEY, TestApp } from './support/test-app';
+import {
+  createApiKey,
+  freePort,
+  messageSend,
+  registerAgent,
+  startTestApp,
+  TEST_ADMIN_KEY,
+  TestApp,
+} from './support/test-app';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -131,6 +139,13 @@ describe('diagnostics: health, routing log, resolution, metrics (e2e)', () => {
 
   it('serves Prometheus metrics with a key, and on METRICS_PORT without one', async () => {
     await converse('turn on the garden lights');
+    // The orchestrator's turn answered with a message (no task); the agent called directly makes one.
+    await t
+      .http()
+      .post('/api/agents/lights/v1')
+      .set('X-Api-Key', TEST_ADMIN_KEY)
+      .send(messageSend('porch on'))
+      .expect(200);
     const grpc = systemClient(t.grpcAddress);
     try {
       expect((await call(grpc.GetInfo, grpc, {}, { 'x-api-key': TEST_ADMIN_KEY })).response).toBeDefined();

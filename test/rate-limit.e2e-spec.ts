@@ -133,7 +133,12 @@ describe('rate limits (e2e)', () => {
         .set('X-Api-Key', TEST_ADMIN_KEY)
         .send(messageSend('hello'))
         .expect(200);
-      expect(res.body.error).toEqual({ code: -32603, message: 'Redis is unavailable; try again shortly' });
+      // The A2A form of SERVICE_UNAVAILABLE: the hub's JSON-RPC code, not an internal error.
+      expect(res.body.error).toMatchObject({
+        code: -32053,
+        message: 'Redis is unavailable; try again shortly',
+        data: { code: 'SERVICE_UNAVAILABLE' },
+      });
     } finally {
       await open.close();
       await lights.close();

@@ -624,7 +624,16 @@ describe('task trees: JSON-RPC API at /tasks, execution engine, streaming, push 
         .set('X-Api-Key', userKey)
         .send({ jsonrpc: '2.0', id: 8, method: 'message/send', params: {} });
       expect(noScope.status).toBe(403);
-      expect(noScope.body).toMatchObject({ id: 8, error: { data: { scope: 'messages' } } });
+      expect(noScope.body).toMatchObject({ id: 8, error: { data: { missing: ['messages'] } } });
+      // tasks.* at POST / count against the task-tree API's limit, not the orchestrator's conversation one.
+      const listed = await t
+        .http()
+        .post('/')
+        .set('X-Api-Key', userKey)
+        .send({ jsonrpc: '2.0', id: 9, method: 'tasks.list', params: {} })
+        .expect(200);
+      expect(listed.headers['x-ratelimit-limit']).toBe('600');
+      expect(a2a.headers['x-ratelimit-limit']).toBe('60');
     });
   });
 });

@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { HubEndpointsResolver } from '../a2a/card/hub-endpoints';
 import { userTextMessage } from '../a2a/executors/agent-messages';
 import { A2aUser } from '../a2a/hosting/a2a-user';
-import { AgentHost, callContextFor, HostedAgent } from '../a2a/hosting/agent-host';
+import { AgentHost, HostedAgent } from '../a2a/hosting/agent-host';
+import { callContextFor } from '../a2a/hosting/call-context';
 import { PUSH_EVENTS, PushEvent } from '../a2a/push/entities/push-subscription.entity';
 import { PushSubscriptions } from '../a2a/push/push-subscriptions';
 import { webhookUrlProblem } from '../a2a/push/webhook-url';
@@ -18,7 +19,7 @@ import { ErrorCode } from '../platform/errors/error-code';
 import { OutboundHttp } from '../platform/net/outbound-http';
 import { AgentRepository } from '../registry/agent.repository';
 import { RegistryService } from '../registry/registry.service';
-import { remoteFailureReason } from '../registry/remote/remote-agent.executor';
+import { remoteFailureOf } from '../registry/remote/remote-failure';
 import { RemoteAgentHosting } from '../registry/remote/remote-agent-hosting';
 import { isFinal, messageView, MessageView, taskView, TaskView } from './a2a-views';
 
@@ -257,7 +258,7 @@ export class McpToolsService implements OnApplicationShutdown {
   }
 
   private callContext(principal: Principal, agentId: string): ServerCallContext {
-    return callContextFor(agentId, new A2aUser(principal, {}, this.hostEndpoints().httpBase));
+    return callContextFor(agentId, new A2aUser(principal, this.hostEndpoints().httpBase));
   }
 
   private hostEndpoints() {
@@ -286,20 +287,17 @@ function request(text: string): SendMessageRequest {
   return { tenant: '', message: userTextMessage(text, ''), configuration: undefined, metadata: undefined };
 }
 
-/** The agent's answer; a proxy failure (the agent unreachable) is a tool error. */
+/** The agent's answer; a proxy failure (the agent unreachable, too slow) is a tool error. */
 function answered(result: Message | Task): TaskView | MessageView {
   if ('messageId' in result && 'role' in result) return messageView(result);
-  const view = taskView(result);
-  const reason = view.status.state === 'failed' ? remoteFailureReason(view.status.message ?? '') : undefined;
-  if (reason) throw new ToolError(`Request failed: ${reason}`);
-  return view;
+  const failure = remoteFailureOf(result.metadata);
+  if (failure) throw new ToolError(`Request failed: ${failure.reason}`);
+  return taskView(result);
 }
 
 function requestFailure(error: unknown): Error {
   if (error instanceof ToolError) return error;
   const message = error instanceof Error ? error.message : String(error);
-  const reason = remoteFailureReason(message);
-  if (reason) return new ToolError(`Request failed: ${reason}`);
   if (isDomainError(error) && error.code === ErrorCode.NOT_FOUND) return new ToolError(message);
   return new ToolError(`Request failed: ${message}`);
 }

@@ -7,7 +7,8 @@ import {
 } from '@a2a-js/sdk/server';
 import { randomUUID } from 'node:crypto';
 import { userTextMessage } from '../a2a/executors/agent-messages';
-import { AgentHost, callContextFor, HostedAgent } from '../a2a/hosting/agent-host';
+import { AgentHost, HostedAgent } from '../a2a/hosting/agent-host';
+import { callContextFor } from '../a2a/hosting/call-context';
 import { noteConversation } from '../a2a/hosting/call-state';
 import type { AgentCallOutcome, Metrics } from '../platform/metrics/metrics';
 import { inSpan } from '../platform/telemetry/spans';

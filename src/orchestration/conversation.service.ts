@@ -4,10 +4,11 @@ import { randomUUID } from 'node:crypto';
 import { DEFAULT_AGENT_ID } from '../a2a/agent-profile';
 import { userTextMessage } from '../a2a/executors/agent-messages';
 import { A2aUser } from '../a2a/hosting/a2a-user';
-import { AgentHost, callContextFor } from '../a2a/hosting/agent-host';
+import { AgentHost } from '../a2a/hosting/agent-host';
+import { callContextFor } from '../a2a/hosting/call-context';
 import type { Principal } from '../platform/auth/principal';
 import { textOf } from './agent-runner';
-import { OrchestrationFailure } from './orchestration-failure';
+import { orchestrationErrorOf } from './orchestration-failure';
 import type { ConversationReplyDto } from './http/conversation.dto';
 
 /**
@@ -37,12 +38,12 @@ export class ConversationService {
     try {
       const result = await orchestrator.handler.sendMessage(
         { tenant: '', message: userTextMessage(text, conversationId), configuration: undefined, metadata: undefined },
-        callContextFor(DEFAULT_AGENT_ID, new A2aUser(principal, {}, httpBase)),
+        callContextFor(DEFAULT_AGENT_ID, new A2aUser(principal, httpBase)),
       );
       return toReply(result, conversationId);
     } catch (error) {
       // The orchestrator's own failures, and what the hub's guard lets callers read (a store down).
-      const failure = error instanceof OrchestrationFailure ? error.error : undefined;
+      const failure = orchestrationErrorOf(error);
       if (!failure) this.logger.warn(`Conversation failed: ${(error as Error).message}`);
       const userMessage = failure?.userMessage ?? (error as Error).message;
       return {

@@ -1,16 +1,17 @@
 import { Message, SendMessageRequest, Task, TaskState } from '@a2a-js/sdk';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
-import { A2aUser } from '../a2a/hosting/a2a-user';
-import { ORCHESTRATION_JSON_RPC_CODES, OrchestrationFailure } from './orchestration-failure';
+import { transportOf } from '../a2a/hosting/call-state';
+import { orchestrationA2aError } from './orchestration-failure';
 import type { OrchestrationError } from './orchestration.types';
 import { ORCHESTRATION_ERROR_KEY } from './orchestrator.executor';
 
 /**
  * The orchestrator's request handler: the hub's own, except that `message/send` answers a
- * request the orchestrator could not complete with an error rather than a failed task - on
- * JSON-RPC one in the server range whose `data` is the OrchestrationError (see CallNotes), on
- * the other transports the error's message is the user message. Streams keep the failed task,
- * with the OrchestrationError in its metadata, as streams cannot change into an error midway.
+ * request the orchestrator could not complete with an A2A error rather than a failed task - its
+ * code ROUTER_FAILURE / AGENT_TIMEOUT / WORKFLOW_ERROR (JSON-RPC -32061..-32063), its message the
+ * user message, and the OrchestrationError as its `data` (ErrorInfo metadata on v1.0, HTTP+JSON and
+ * gRPC). Streams keep the failed task, with the OrchestrationError in its metadata, as streams
+ * cannot change into an error midway.
  */
 export function withOrchestrationErrors(inner: A2ARequestHandler): A2ARequestHandler {
   const handler = Object.create(inner) as A2ARequestHandler;
@@ -18,10 +19,7 @@ export function withOrchestrationErrors(inner: A2ARequestHandler): A2ARequestHan
     const result = await inner.sendMessage(params, context);
     const error = failureOf(result);
     if (!error) return result;
-    if (context.user instanceof A2aUser) {
-      context.user.notes.jsonRpcError = { code: ORCHESTRATION_JSON_RPC_CODES[error.errorCode], data: { ...error } };
-    }
-    throw new OrchestrationFailure(error);
+    throw orchestrationA2aError(error, transportOf(context));
   };
   return handler;
 }

@@ -3,7 +3,6 @@ import { A2aModule } from '../a2a/a2a.module';
 import { AgentHost } from '../a2a/hosting/agent-host';
 import { AppConfig } from '../platform/config/app-config';
 import { Metrics } from '../platform/metrics/metrics';
-import { RoutePolicies } from '../platform/http/route-policies';
 import { OrchestrationContextStore } from './context/orchestration-context.store';
 import { ConversationService } from './conversation.service';
 import { OrchestratorHttpController } from './http/orchestrator-http.controller';
@@ -14,8 +13,8 @@ import { AgentRouter } from './router/agent-router';
 import { RoutingLog } from './routing-log/routing-log';
 
 /**
- * The orchestrator: hosted as the default agent (`orchestrator`) on every transport, and at
- * `POST /a2a/lucia-orchestrator` and `/api/conversation`. Routing, the conversation context
+ * The orchestrator: hosted as the default agent (`orchestrator`) on every transport (and at
+ * `POST /a2a/lucia-orchestrator` and `POST /`; see A2aHttpLane), and at `/api/conversation`. Routing, the conversation context
  * store and the routing log live here.
  */
 @Module({
@@ -30,14 +29,11 @@ export class OrchestrationModule implements OnModuleInit {
     private readonly router: AgentRouter,
     private readonly contexts: OrchestrationContextStore,
     private readonly routingLog: RoutingLog,
-    private readonly routes: RoutePolicies,
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
   ) {}
 
   onModuleInit(): void {
-    this.routes.registerOwnBodyParsing(/^\/a2a\/lucia-orchestrator$/);
-    this.routes.registerJsonRpc(/^\/a2a\/lucia-orchestrator$/);
     this.host.host({
       profile: ORCHESTRATOR_PROFILE,
       executor: new OrchestratorExecutor(

@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { HttpErrorResponder } from './errors/http-error.responder';
 import { GrpcRuntime } from './grpc/grpc-runtime';
 import { HttpEdge } from './http/http-edge';
+import { JsonBodyParser } from './http/json-body.middleware';
 import { RoutePolicies } from './http/route-policies';
 import { ShutdownService } from './lifecycle/shutdown.service';
 import { HttpMetrics } from './metrics/http-metrics';
@@ -12,7 +13,7 @@ import { HttpMetrics } from './metrics/http-metrics';
  */
 @Global()
 @Module({
-  providers: [RoutePolicies, HttpErrorResponder, HttpMetrics, HttpEdge, GrpcRuntime, ShutdownService],
-  exports: [RoutePolicies, HttpErrorResponder, GrpcRuntime, ShutdownService],
+  providers: [RoutePolicies, HttpErrorResponder, HttpMetrics, HttpEdge, GrpcRuntime, ShutdownService, JsonBodyParser],
+  exports: [RoutePolicies, HttpErrorResponder, GrpcRuntime, ShutdownService, JsonBodyParser],
 })
 export class PlatformModule {}

@@ -62,6 +62,6 @@ export class TaskHostModule implements OnModuleInit {
       executor: new WorkflowExecutor(this.trees, this.executions, this.streams),
     });
     this.routes.registerJsonRpc(/^\/tasks\/?$/, taskRpcCodeFor);
-    this.routes.registerJsonRpc(/^\/$/);
+    this.routes.registerJsonRpc(/^\/$/, taskRpcCodeFor);
   }
 }

@@ -10,7 +10,6 @@ import type {
   UntypedServiceImplementation,
 } from '@grpc/grpc-js';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { ApiKeyService } from '../../platform/auth/api-key.service';
 import { keyFromMetadata } from '../../platform/auth/presented-key';
 import type { Principal } from '../../platform/auth/principal';
 import { DomainError } from '../../platform/errors/domain-error';
@@ -18,9 +17,10 @@ import { ErrorCode } from '../../platform/errors/error-code';
 import { grpcError } from '../../platform/errors/grpc-error.mapping';
 import { toDomainError } from '../../platform/errors/to-domain-error';
 import { GrpcRuntime } from '../../platform/grpc/grpc-runtime';
-import { RateLimiter } from '../../platform/rate-limit/rate-limiter';
+import { A2aGate } from '../a2a-gate';
 import { A2aUser } from '../hosting/a2a-user';
-import { AgentHost, contextFor } from '../hosting/agent-host';
+import { AgentHost } from '../hosting/agent-host';
+import { contextFor } from '../hosting/call-context';
 import { grpcAgentId, RoutingRequestHandler } from './routing-request-handler';
 
 type AnyCall = ServerUnaryCall<unknown, unknown> | ServerWritableStream<unknown, unknown>;
@@ -29,9 +29,9 @@ type AnyCall = ServerUnaryCall<unknown, unknown> | ServerWritableStream<unknown,
  * Serves the SDK's A2A gRPC services - `lf.a2a.v1.A2AService` (v1.0) and the v0.3 service - on
  * the hub's gRPC port, for every hosted agent (chosen by tenant or `x-agent-id` metadata).
  * These are plain grpc-js services that Nest's guards do not see, and the SDK answers any error
- * that is not an A2A error with UNKNOWN; so each call first passes our gate: API key with the
- * `messages` scope (UNAUTHENTICATED / PERMISSION_DENIED), an existing agent (NOT_FOUND) and the
- * `conversation` rate limit (RESOURCE_EXHAUSTED) - the same rules as over HTTP.
+ * that is not an A2A error with UNKNOWN; so each call first passes the A2A gate (A2aGate): API
+ * key with the `messages` scope (UNAUTHENTICATED / PERMISSION_DENIED), an existing agent
+ * (NOT_FOUND) and the `conversation` rate limit (RESOURCE_EXHAUSTED) - as over HTTP.
  */
 @Injectable()
 export class A2aGrpcService implements OnModuleInit {
@@ -41,8 +41,7 @@ export class A2aGrpcService implements OnModuleInit {
   constructor(
     private readonly grpc: GrpcRuntime,
     private readonly host: AgentHost,
-    private readonly keys: ApiKeyService,
-    private readonly limiter: RateLimiter,
+    private readonly gate: A2aGate,
   ) {}
 
   onModuleInit(): void {
@@ -57,21 +56,18 @@ export class A2aGrpcService implements OnModuleInit {
         if (!principal) throw new Error('A2A gRPC call reached the SDK without passing the gate');
         return new A2aUser(principal);
       },
-      contextBuilder: contextFor((options) => grpcAgentId(options.tenant, options.headers['x-agent-id'])),
+      contextBuilder: contextFor((options) => grpcAgentId(options.tenant, options.headers['x-agent-id']), 'grpc'),
     };
     server.addService(A2AService, this.gated(grpcService(options), A2AService));
     server.addService(LegacyA2AService, this.gated(legacyGrpcService(options), LegacyA2AService));
   }
 
   private async admit(call: AnyCall): Promise<void> {
-    const principal = await this.keys.authorize(keyFromMetadata(call.metadata), ['messages']);
     const agentId = grpcAgentId(
       (call.request as { tenant?: string } | undefined)?.tenant,
       call.metadata.get('x-agent-id')[0]?.toString(),
     );
-    this.host.require(agentId);
-    await this.limiter.consume('conversation', `${principal.keyId}:${agentId}`);
-    this.principals.set(call, principal);
+    this.principals.set(call, await this.gate.admit(keyFromMetadata(call.metadata), agentId));
   }
 
   /** Why a call was turned away; unexpected failures are logged, as the HTTP filter does. */

@@ -18,7 +18,8 @@ import type {
 } from '@a2a-js/sdk';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { DEFAULT_AGENT_ID } from '../agent-profile';
-import { AGENT_ID_STATE_KEY, AgentHost } from '../hosting/agent-host';
+import { AgentHost } from '../hosting/agent-host';
+import { AGENT_ID_STATE_KEY } from '../hosting/call-context';
 
 /** The agent a gRPC call is for: the v1.0 `tenant`, else the `x-agent-id` metadata, else the default. */
 export function grpcAgentId(tenant: string | undefined, agentHeader: unknown): string {

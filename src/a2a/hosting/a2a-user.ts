@@ -1,21 +1,10 @@
 import type { ServerCallContext, User } from '@a2a-js/sdk/server';
 import type { Principal } from '../../platform/auth/principal';
 
-/**
- * What a request handler wants to add to its call's HTTP answer beyond what the SDK writes: the
- * SDK's JSON-RPC transport keeps only `code` and `message` of errors it does not know, so an
- * agent whose errors carry `data` (the orchestrator) leaves code and data here for the route.
- */
-export interface CallNotes {
-  jsonRpcError?: { code: number; data: Record<string, unknown> };
-}
-
 /** The SDK's view of the caller: authenticated by API key, named by the key's owner. */
 export class A2aUser implements User {
   constructor(
     readonly principal: Principal,
-    /** Shared with the HTTP exchange the call came in on; a fresh object for other transports. */
-    readonly notes: CallNotes = {},
     /** The HTTP base URL the caller reached the hub at, for links in answers (unset: the configured one). */
     readonly httpBase?: string,
   ) {}

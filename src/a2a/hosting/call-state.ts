@@ -10,6 +10,18 @@ const CONTINUES_CONVERSATION = 'switchboard.continuesConversation';
 const EXECUTION_TASK = 'switchboard.executionTask';
 /** A task id the SDK made up for the call: no record, no webhook exists for it yet. */
 const NEW_TASK = 'switchboard.newTask';
+const TRANSPORT = 'switchboard.transport';
+
+/** How a call reached the hub: it decides the form its errors take (see a2a-error.ts). */
+export type A2aTransport = 'jsonrpc' | 'rest' | 'grpc' | 'in-process';
+
+export function noteTransport(context: ServerCallContext, transport: A2aTransport): void {
+  context.state.set(TRANSPORT, transport);
+}
+
+export function transportOf(context: ServerCallContext): A2aTransport {
+  return (context.state.get(TRANSPORT) as A2aTransport | undefined) ?? 'in-process';
+}
 
 /** Records, before the SDK fills in ids, whether the caller's message named a context or task. */
 export function noteContinuation(context: ServerCallContext, message: Message | undefined): void {

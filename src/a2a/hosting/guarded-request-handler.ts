@@ -19,18 +19,21 @@ import type {
 import { A2AError } from '@a2a-js/sdk/errors';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { Logger } from '@nestjs/common';
-import { isDomainError } from '../../platform/errors/domain-error';
-import { noteContinuation } from './call-state';
+import { DomainError, isDomainError } from '../../platform/errors/domain-error';
+import { ErrorCode } from '../../platform/errors/error-code';
+import { a2aErrorOf } from '../errors/a2a-error';
+import { noteContinuation, transportOf } from './call-state';
 
 const logger = new Logger('A2A');
 
 /**
- * Wraps an agent's SDK request handler so what our stores throw reaches callers as a clear
- * message (and notes, for the agent's executor, whether a message continues a conversation; see
- * call-state.ts). The SDK answers any error that is not an A2A error with "internal error" and the
- * error's own text: for a DomainError (Redis unavailable, a write conflict) that text is meant
- * for callers; anything else is logged with its stack and answered with a generic message, so
- * SQL, file paths or library internals never leave the hub. A2A errors pass unchanged.
+ * Wraps an agent's SDK request handler so what our stores throw reaches callers as an A2A error
+ * (and notes, for the agent's executor, whether a message continues a conversation; see
+ * call-state.ts). The SDK answers any error that is not an A2A error with a generic internal
+ * error; a DomainError (Redis unavailable, a write conflict, a task not found) becomes the A2A
+ * error its code is (a2a-error.mapping.ts), in the form of the call's transport; anything else is
+ * logged with its stack and answered as an internal error with a generic message, so SQL, file
+ * paths or library internals never leave the hub. A2A errors pass unchanged.
  */
 export class GuardedRequestHandler implements A2ARequestHandler {
   constructor(
@@ -45,12 +48,12 @@ export class GuardedRequestHandler implements A2ARequestHandler {
   }
 
   getAuthenticatedExtendedAgentCard(params: GetExtendedAgentCardRequest, ctx: ServerCallContext): Promise<AgentCard> {
-    return this.guard('GetExtendedAgentCard', () => this.inner.getAuthenticatedExtendedAgentCard(params, ctx));
+    return this.guard('GetExtendedAgentCard', ctx, () => this.inner.getAuthenticatedExtendedAgentCard(params, ctx));
   }
 
   sendMessage(params: SendMessageRequest, ctx: ServerCallContext): Promise<Message | Task> {
     noteContinuation(ctx, params.message);
-    return this.guard('SendMessage', () => this.inner.sendMessage(params, ctx));
+    return this.guard('SendMessage', ctx, () => this.inner.sendMessage(params, ctx));
   }
 
   sendMessageStream(
@@ -58,26 +61,26 @@ export class GuardedRequestHandler implements A2ARequestHandler {
     ctx: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
     noteContinuation(ctx, params.message);
-    return this.guardStream('SendStreamingMessage', () => this.inner.sendMessageStream(params, ctx));
+    return this.guardStream('SendStreamingMessage', ctx, () => this.inner.sendMessageStream(params, ctx));
   }
 
   getTask(params: GetTaskRequest, ctx: ServerCallContext): Promise<Task> {
-    return this.guard('GetTask', () => this.inner.getTask(params, ctx));
+    return this.guard('GetTask', ctx, () => this.inner.getTask(params, ctx));
   }
 
   listTasks(params: ListTasksRequest, ctx: ServerCallContext): Promise<ListTasksResponse> {
-    return this.guard('ListTasks', () => this.inner.listTasks(params, ctx));
+    return this.guard('ListTasks', ctx, () => this.inner.listTasks(params, ctx));
   }
 
   cancelTask(params: CancelTaskRequest, ctx: ServerCallContext): Promise<Task> {
-    return this.guard('CancelTask', async () => {
+    return this.guard('CancelTask', ctx, async () => {
       await this.beforeCancel?.(params.id, ctx);
       return this.inner.cancelTask(params, ctx);
     });
   }
 
   createTaskPushNotificationConfig(params: TaskPushNotificationConfig, ctx: ServerCallContext) {
-    return this.guard('CreateTaskPushNotificationConfig', () =>
+    return this.guard('CreateTaskPushNotificationConfig', ctx, () =>
       this.inner.createTaskPushNotificationConfig(params, ctx),
     );
   }
@@ -86,58 +89,67 @@ export class GuardedRequestHandler implements A2ARequestHandler {
     params: GetTaskPushNotificationConfigRequest,
     ctx: ServerCallContext,
   ): Promise<TaskPushNotificationConfig> {
-    return this.guard('GetTaskPushNotificationConfig', () => this.inner.getTaskPushNotificationConfig(params, ctx));
+    return this.guard('GetTaskPushNotificationConfig', ctx, () =>
+      this.inner.getTaskPushNotificationConfig(params, ctx),
+    );
   }
 
   listTaskPushNotificationConfigs(
     params: ListTaskPushNotificationConfigsRequest,
     ctx: ServerCallContext,
   ): Promise<ListTaskPushNotificationConfigsResponse> {
-    return this.guard('ListTaskPushNotificationConfigs', () => this.inner.listTaskPushNotificationConfigs(params, ctx));
+    return this.guard('ListTaskPushNotificationConfigs', ctx, () =>
+      this.inner.listTaskPushNotificationConfigs(params, ctx),
+    );
   }
 
   deleteTaskPushNotificationConfig(
     params: DeleteTaskPushNotificationConfigRequest,
     ctx: ServerCallContext,
   ): Promise<void> {
-    return this.guard('DeleteTaskPushNotificationConfig', () =>
+    return this.guard('DeleteTaskPushNotificationConfig', ctx, () =>
       this.inner.deleteTaskPushNotificationConfig(params, ctx),
     );
   }
 
   resubscribe(params: SubscribeToTaskRequest, ctx: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
-    return this.guardStream('SubscribeToTask', () => this.inner.resubscribe(params, ctx));
+    return this.guardStream('SubscribeToTask', ctx, () => this.inner.resubscribe(params, ctx));
   }
 
-  private async guard<T>(method: string, call: () => Promise<T>): Promise<T> {
+  private async guard<T>(method: string, ctx: ServerCallContext, call: () => Promise<T>): Promise<T> {
     try {
       return await call();
     } catch (error) {
-      throw this.clean(method, error);
+      throw this.clean(method, ctx, error);
     }
   }
 
   private async *guardStream(
     method: string,
+    ctx: ServerCallContext,
     open: () => AsyncGenerator<StreamResponse, void, undefined>,
   ): AsyncGenerator<StreamResponse, void, undefined> {
     try {
       yield* open();
     } catch (error) {
-      throw this.clean(method, error);
+      throw this.clean(method, ctx, error);
     }
   }
 
-  private clean(method: string, error: unknown): unknown {
+  private clean(method: string, ctx: ServerCallContext, error: unknown): unknown {
     if (error instanceof A2AError) return error;
     if (isDomainError(error)) {
       logger.warn(`${this.agentId} ${method}: ${error.message}`);
-      return new Error(error.message);
+      return a2aErrorOf(error, transportOf(ctx));
     }
     logger.error(
       `${this.agentId} ${method} failed: ${(error as Error)?.message ?? String(error)}`,
       (error as Error)?.stack,
     );
-    return new Error('Internal error while handling the request; it has been logged');
+    const internal = new DomainError(
+      ErrorCode.INTERNAL,
+      'Internal error while handling the request; it has been logged',
+    );
+    return a2aErrorOf(internal, transportOf(ctx));
   }
 }

@@ -96,6 +96,7 @@ export class A2aTaskRepository {
 
   /** How many task records are in each state (A2A state names as stored). */
   async countByState(): Promise<Map<string, number>> {
+    await this.queue.flushed();
     const rows: { state: string; count: number }[] = await this.repo.query(
       `SELECT state, count(*)::int AS count FROM a2a_tasks GROUP BY state`,
     );

@@ -1,9 +1,7 @@
-import { Body, Controller, HttpCode, Next, Options, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Options, Post, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiProduces, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import type { NextFunction, Request, Response } from 'express';
-import { DEFAULT_AGENT_ID } from '../../a2a/agent-profile';
+import type { Request, Response } from 'express';
 import { HubEndpointsResolver } from '../../a2a/card/hub-endpoints';
-import { AgentHost } from '../../a2a/hosting/agent-host';
 import { CurrentPrincipal, RequireScopes } from '../../platform/auth/auth.decorators';
 import type { Principal } from '../../platform/auth/principal';
 import { acceptsEventStream, startEventStream } from '../../platform/http/event-stream';
@@ -12,9 +10,9 @@ import { ConversationService } from '../conversation.service';
 import { ConversationReplyDto, ConversationRequestDto } from './conversation.dto';
 
 /**
- * The orchestrator at the routes existing deployments use: `POST /a2a/lucia-orchestrator`
- * (JSON-RPC, the same handler as /api/agents/orchestrator/v1) and `/api/conversation` (the
- * REST generation of the Home Assistant integration).
+ * The orchestrator as the REST generation of the Home Assistant integration speaks to it:
+ * `/api/conversation`. (Its JSON-RPC at `POST /a2a/lucia-orchestrator`, the path existing
+ * deployments use, is served by A2aHttpLane with every other A2A endpoint.)
  */
 @ApiTags('orchestration')
 @ApiSecurity('api-key')
@@ -24,16 +22,9 @@ import { ConversationReplyDto, ConversationRequestDto } from './conversation.dto
 @Controller()
 export class OrchestratorHttpController {
   constructor(
-    private readonly host: AgentHost,
     private readonly conversations: ConversationService,
     private readonly endpoints: HubEndpointsResolver,
   ) {}
-
-  @Post('a2a/lucia-orchestrator')
-  @ApiOkResponse({ description: 'A2A JSON-RPC 2.0 to the orchestrator (message/send, message/stream, tasks/*)' })
-  jsonRpc(@Req() req: Request, @Res() res: Response, @Next() next: NextFunction): void {
-    this.host.dispatchTo(DEFAULT_AGENT_ID, req.path, '/v1', req, res, next);
-  }
 
   /** Home Assistant probes its key with OPTIONS: a bad key is a 401, a good one a 204. */
   @Options('api/conversation')

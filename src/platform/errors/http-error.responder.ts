@@ -19,7 +19,8 @@ export class HttpErrorResponder {
 
   constructor(private readonly routes: RoutePolicies) {}
 
-  reply(exception: unknown, req: Request, res: Response): void {
+  /** `jsonRpc`: whether the route speaks JSON-RPC, for callers that know (else the route policies say). */
+  reply(exception: unknown, req: Request, res: Response, jsonRpc = this.routes.isJsonRpc(req)): void {
     const error = toDomainError(exception);
     this.log(error, exception, req.id);
     if (res.headersSent) {
@@ -31,7 +32,7 @@ export class HttpErrorResponder {
     if (error.code === ErrorCode.UNAUTHENTICATED) res.setHeader('WWW-Authenticate', 'Bearer realm="switchboard"');
     const writeOwn = this.routes.errorWriterFor(req);
     if (writeOwn) return writeOwn(error, res);
-    if (this.routes.isJsonRpc(req)) {
+    if (jsonRpc) {
       const httpStatus = isTransportLevel(error.code) ? status : HttpStatus.OK;
       res.status(httpStatus).json(jsonRpcErrorResponse(error, jsonRpcIdOf(req.body), this.routes.jsonRpcCodes(req)));
       return;

@@ -5,37 +5,46 @@ import { AppConfig } from '../config/app-config';
 import { DomainError } from '../errors/domain-error';
 import { ErrorCode } from '../errors/error-code';
 import { toDomainError } from '../errors/to-domain-error';
-import { RoutePolicies } from './route-policies';
 
 /** Media types read as JSON bodies. */
 export const JSON_TYPES = ['application/json', 'application/*+json'];
 
 /**
- * Parses JSON bodies up to MAX_BODY_BYTES. Its errors go through the global filter like any
- * other: malformed JSON → 400 (JSON-RPC -32700 on JSON-RPC routes), too large → 413, a body
- * that is not JSON → 415. (Nest's own body parser is off; see bootstrap.)
+ * Reads a request's JSON body (up to MAX_BODY_BYTES) into `req.body`; rejects with the domain
+ * error to answer: malformed JSON → MALFORMED_REQUEST, too large → PAYLOAD_TOO_LARGE, a body that
+ * is not JSON → UNSUPPORTED_MEDIA_TYPE. A body read before is left as it is.
  */
 @Injectable()
-export class JsonBodyMiddleware implements NestMiddleware {
-  private readonly parse: RequestHandler;
+export class JsonBodyParser {
+  private readonly parser: RequestHandler;
 
-  constructor(
-    config: AppConfig,
-    private readonly routes: RoutePolicies,
-  ) {
-    this.parse = json({ limit: config.http.maxBodyBytes, type: JSON_TYPES, strict: false });
+  constructor(config: AppConfig) {
+    this.parser = json({ limit: config.http.maxBodyBytes, type: JSON_TYPES, strict: false });
   }
 
-  async use(req: Request, res: Response, next: NextFunction): Promise<void> {
-    if (this.routes.parsesOwnBody(req)) return next();
+  async parse(req: Request, res: Response): Promise<void> {
     if (hasBody(req) && !req.is(JSON_TYPES)) {
       throw new DomainError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'Send the request body as application/json', {
         details: { content_type: req.headers['content-type'] ?? null },
       });
     }
     await new Promise<void>((resolve, reject) =>
-      this.parse(req, res, (error?: unknown) => (error ? reject(toDomainError(error)) : resolve())),
+      this.parser(req, res, (error?: unknown) => (error ? reject(toDomainError(error)) : resolve())),
     );
+  }
+}
+
+/**
+ * Parses JSON bodies (JsonBodyParser) for Nest's routes. Its errors go through the global filter
+ * like any other: malformed JSON → 400 (JSON-RPC -32700 on JSON-RPC routes), too large → 413, a
+ * body that is not JSON → 415. (Nest's own body parser is off; see bootstrap.)
+ */
+@Injectable()
+export class JsonBodyMiddleware implements NestMiddleware {
+  constructor(private readonly body: JsonBodyParser) {}
+
+  async use(req: Request, res: Response, next: NextFunction): Promise<void> {
+    await this.body.parse(req, res);
     next();
   }
 }

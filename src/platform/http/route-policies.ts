@@ -11,14 +11,12 @@ export type ErrorWriter = (error: DomainError, res: Response) => void;
  * the paths:
  * - JSON-RPC routes: errors raised on them, even before routing (a body that is not JSON, a
  *   missing key), are answered as JSON-RPC error objects;
- * - routes that parse their own bodies (the A2A SDK's handlers): the global JSON parser leaves
- *   them alone;
  * - APIs with their own error shape: their errors, even before routing, are written by them.
+ * (The A2A routes are served ahead of Nest by A2aHttpLane, which knows its own.)
  */
 @Injectable()
 export class RoutePolicies {
   private readonly jsonRpc: { pattern: RegExp; codes?: JsonRpcCodeTable }[] = [];
-  private readonly ownBody: RegExp[] = [];
   private readonly errorWriters: { matches: (req: Pick<Request, 'originalUrl'>) => boolean; write: ErrorWriter }[] = [];
 
   registerErrorWriter(matches: (req: Pick<Request, 'originalUrl'>) => boolean, write: ErrorWriter): void {
@@ -34,10 +32,6 @@ export class RoutePolicies {
     this.jsonRpc.push({ pattern, codes });
   }
 
-  registerOwnBodyParsing(pattern: RegExp): void {
-    this.ownBody.push(pattern);
-  }
-
   isJsonRpc(req: Pick<Request, 'method' | 'originalUrl'>): boolean {
     return this.jsonRpcRoute(req) !== undefined;
   }
@@ -51,10 +45,6 @@ export class RoutePolicies {
     if (req.method !== 'POST') return undefined;
     const path = pathOf(req);
     return this.jsonRpc.find((route) => route.pattern.test(path));
-  }
-
-  parsesOwnBody(req: Pick<Request, 'originalUrl'>): boolean {
-    return this.ownBody.some((p) => p.test(pathOf(req)));
   }
 }
 

@@ -5,11 +5,12 @@ import { Metrics } from './metrics';
 
 const ROUTE_LABEL = Symbol('switchboard.routeLabel');
 
-type Labelled = Request & { [ROUTE_LABEL]?: string };
+type Transport = 'jsonrpc' | 'http';
+type Labelled = Request & { [ROUTE_LABEL]?: { pattern: string; transport: Transport } };
 
-/** The route pattern a request served before Nest's router is counted under (Nest's own routes need none). */
-export function labelRoute(req: Request, pattern: string): void {
-  (req as Labelled)[ROUTE_LABEL] = pattern;
+/** The route pattern and transport a request served before Nest's router is counted under (Nest's own routes need none). */
+export function labelRoute(req: Request, pattern: string, transport: Transport): void {
+  (req as Labelled)[ROUTE_LABEL] = { pattern, transport };
 }
 
 /**
@@ -27,7 +28,7 @@ export class HttpMetrics {
   observe(req: Request, res: Response, seconds: number): void {
     this.metrics.httpRequests.observe(
       {
-        transport: this.routes.isJsonRpc(req) ? 'jsonrpc' : 'http',
+        transport: (req as Labelled)[ROUTE_LABEL]?.transport ?? (this.routes.isJsonRpc(req) ? 'jsonrpc' : 'http'),
         method: req.method,
         route: routePattern(req),
         status: res.headersSent ? String(res.statusCode) : 'aborted',
@@ -39,6 +40,6 @@ export class HttpMetrics {
 
 /** Read at the end: express sets `req.route` when a handler matches. */
 function routePattern(req: Labelled): string {
-  const route = req[ROUTE_LABEL] ?? (req.route as { path?: unknown } | undefined)?.path;
+  const route = req[ROUTE_LABEL]?.pattern ?? (req.route as { path?: unknown } | undefined)?.path;
   return typeof route === 'string' ? route : 'unmatched';
 }

@@ -2,10 +2,12 @@ import { Message, SendMessageRequest, StreamResponse, Task, TaskState } from '@a
 import type { Client } from '@a2a-js/sdk/client';
 import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
 import { AgentEvent, AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
+import { agentTextMessage } from '../../a2a/executors/agent-messages';
 import { ownerOf } from '../../a2a/hosting/a2a-user';
 import { continuesConversation } from '../../a2a/hosting/call-state';
 import { outboundFailureReason } from '../../platform/net/outbound-http';
 import { AgentThreads, RemoteTaskLink } from './agent-threads';
+import { REMOTE_FAILURE_KEY, remoteFailure } from './remote-failure';
 
 /**
  * Hosts a remote A2A agent behind the hub: each request is sent on with the official SDK client
@@ -53,9 +55,9 @@ export class RemoteAgentExecutor implements AgentExecutor {
         await (isMessage(result) ? relay.message(result) : relay.task(result));
       }
     } catch (error) {
-      // The SDK turns this into a failed task; its message is for the caller, who need not learn
-      // where the agent lives.
-      throw new Error(remoteFailureText(this.agentId, describeFailure(error)), { cause: error });
+      // A failed task, saying why in words and in its metadata; its caller need not learn where
+      // the agent lives.
+      if (!relay.fail(describeFailure(error))) throw error;
     }
     bus.finished();
   }
@@ -80,6 +82,8 @@ export class RemoteAgentExecutor implements AgentExecutor {
 /** Rewrites remote events into the hub's ids and publishes them, starting the task as the SDK requires. */
 class Relay {
   private started = false;
+  /** The remote answered with a message: the exchange is over, there is no task to fail. */
+  private answered = false;
 
   constructor(
     private readonly agentId: string,
@@ -147,7 +151,31 @@ class Relay {
   async message(message: Message): Promise<void> {
     await this.linkContext(message.contextId);
     this.started = true;
+    this.answered = true;
     this.bus.publish(AgentEvent.message(this.local(message)));
+  }
+
+  /**
+   * Ends the task as failed: its status message says why in words, its metadata as a
+   * RemoteFailure (REMOTE_FAILURE_KEY). False when the remote already answered with a message.
+   */
+  fail(reason: string): boolean {
+    if (this.answered) return false;
+    this.ensureStarted();
+    const { taskId, contextId } = this.context;
+    this.bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId,
+        status: {
+          state: TaskState.TASK_STATE_FAILED,
+          message: agentTextMessage(remoteFailureText(this.agentId, reason), contextId, taskId),
+          timestamp: new Date().toISOString(),
+        },
+        metadata: { [REMOTE_FAILURE_KEY]: remoteFailure(reason) },
+      }),
+    );
+    return true;
   }
 
   /** A remote that starts with an update gets a task opened for it first. */
@@ -186,16 +214,9 @@ class Relay {
   }
 }
 
-const REMOTE_FAILURE = /^Remote agent \S+ failed: (.+)$/s;
-
-/** How a failed call to a remote agent reads, in the failed task's status message and the error. */
+/** How a failed call to a remote agent reads, in the failed task's status message. */
 function remoteFailureText(agentId: string, reason: string): string {
   return `Remote agent ${agentId} failed: ${reason}`;
-}
-
-/** The reason (connection refused, timeout, the agent's own error) in a remote failure's text, if it is one. */
-export function remoteFailureReason(text: string): string | undefined {
-  return REMOTE_FAILURE.exec(text)?.[1];
 }
 
 /** Network failures by their reason (connection refused, timeout, ...); the agent's own errors by their message. */

@@ -1,4 +1,5 @@
-import { AgentHost, callContextFor } from '../../a2a/hosting/agent-host';
+import { AgentHost } from '../../a2a/hosting/agent-host';
+import { callContextFor } from '../../a2a/hosting/call-context';
 import { A2aUser } from '../../a2a/hosting/a2a-user';
 import { DEFAULT_AGENT_ID } from '../../a2a/agent-profile';
 import { AgentRunner } from '../../orchestration/agent-runner';
