@@ -358,5 +358,33 @@ describe('orchestrator with an LLM router (e2e)', () => {
       data: { errorCode: 'ROUTER_FAILURE', userMessage: expect.stringMatching(/try again/i) },
     });
     expect(JSON.stringify(res.body)).not.toContain('sk-test-secret');
+
+    // v1.0 carries the same failure as an ErrorInfo, on JSON-RPC and on HTTP+JSON (502).
+    const message = (text: string) => ({
+      messageId: randomUUID(),
+      role: 'ROLE_USER',
+      parts: [{ text }],
+    });
+    const errorInfo = {
+      '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+      reason: 'ROUTER_FAILURE',
+      metadata: { errorCode: 'ROUTER_FAILURE', userMessage: expect.stringMatching(/try again/i) },
+    };
+    const v1 = await app
+      .http()
+      .post('/api/agents/orchestrator/v1')
+      .set('X-Api-Key', TEST_ADMIN_KEY)
+      .set('A2A-Version', '1.0')
+      .send({ jsonrpc: '2.0', id: 2, method: 'SendMessage', params: { message: message('turn on the lights') } })
+      .expect(200);
+    expect(v1.body.error).toMatchObject({ code: -32061, data: [errorInfo] });
+    const rest = await app
+      .http()
+      .post('/api/agents/orchestrator/json/message:send')
+      .set('X-Api-Key', TEST_ADMIN_KEY)
+      .set('A2A-Version', '1.0')
+      .send({ message: message('turn on the lights') })
+      .expect(502);
+    expect(rest.body.error).toMatchObject({ code: 502, details: [errorInfo] });
   });
 });

@@ -449,6 +449,10 @@ describe('agent registry (e2e)', () => {
     const text = res.body.result.status.message.parts[0].text as string;
     expect(text).toContain('Remote agent temp failed: connection refused');
     expect(text).not.toMatch(/127\.0\.0\.1|http:/);
+    // The same, for programs: in the task's metadata, by code.
+    expect(res.body.result.metadata).toEqual({
+      switchboard_remote_failure: { code: 'UPSTREAM_FAILED', reason: 'connection refused' },
+    });
   });
 
   it('deletes a remote agent, which stops being hosted; built-in agents cannot be deleted', async () => {

@@ -46,27 +46,38 @@ function rest(operationId: string) {
  */
 export function a2aOpenApiPaths(): PathsObject {
   return {
-    '/api/agents/{id}/v1': {
+    '/api/agents/{id}/v1': { post: jsonRpc('a2aJsonRpc', [agentId]) },
+    '/api/agents/{id}/json/{operation}': { get: rest('a2aRestGet'), post: rest('a2aRestPost') },
+    '/a2a/lucia-orchestrator': {
       post: {
-        tags: ['a2a'],
-        summary: 'A2A JSON-RPC 2.0: message/send, message/stream, tasks/get, tasks/cancel, ...',
-        description:
-          'v0.3 without an `A2A-Version` header, v1.0 with `A2A-Version: 1.0`. Every answer carries ' +
-          'X-RateLimit-Limit/Remaining/Reset. message/stream and tasks/resubscribe answer with ' +
-          'server-sent events.',
-        operationId: 'a2aJsonRpc',
-        parameters: [agentId],
-        security,
-        requestBody: {
-          required: true,
-          content: { 'application/json': { schema: { type: 'object', required: ['jsonrpc', 'method'] } } },
-        },
-        responses: {
-          '200': { description: 'A JSON-RPC response: `result`, or `error` with an A2A or JSON-RPC code' },
-          ...refusals,
-        },
+        ...jsonRpc('a2aOrchestratorJsonRpc', []),
+        summary: "The orchestrator's A2A JSON-RPC 2.0 at the path existing deployments use",
       },
     },
-    '/api/agents/{id}/json/{operation}': { get: rest('a2aRestGet'), post: rest('a2aRestPost') },
+  };
+}
+
+/** A JSON-RPC endpoint of an agent. */
+function jsonRpc(operationId: string, parameters: (typeof agentId)[]) {
+  return {
+    tags: ['a2a'],
+    summary: 'A2A JSON-RPC 2.0: message/send, message/stream, tasks/get, tasks/cancel, ...',
+    description:
+      'v0.3 without an `A2A-Version` header, v1.0 with `A2A-Version: 1.0`. Every answer carries ' +
+      'X-RateLimit-Limit/Remaining/Reset. message/stream and tasks/resubscribe answer with ' +
+      'server-sent events. The orchestrator answers a request it could not complete with error ' +
+      '-32061 (ROUTER_FAILURE), -32062 (AGENT_TIMEOUT) or -32063 (WORKFLOW_ERROR), its `data` the ' +
+      'OrchestrationError (v1.0: an ErrorInfo whose metadata holds it).',
+    operationId,
+    parameters,
+    security,
+    requestBody: {
+      required: true,
+      content: { 'application/json': { schema: { type: 'object', required: ['jsonrpc', 'method'] } } },
+    },
+    responses: {
+      '200': { description: 'A JSON-RPC response: `result`, or `error` with an A2A or JSON-RPC code' },
+      ...refusals,
+    },
   };
 }
