@@ -3,7 +3,7 @@ import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { transportOf } from '../a2a/hosting/call-state';
 import { orchestrationA2aError } from './orchestration-failure';
 import type { OrchestrationError } from './orchestration.types';
-import { ORCHESTRATION_ERROR_KEY } from './orchestrator.executor';
+import { ORCHESTRATION_ERROR_KEY } from './orchestrator-reply';
 
 /**
  * The orchestrator's request handler: the hub's own, except that `message/send` answers a

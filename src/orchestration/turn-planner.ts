@@ -1,0 +1,114 @@
+import { AgentHost } from '../a2a/hosting/agent-host';
+import type { AgentProfile } from '../a2a/agent-profile';
+import type { AppConfig } from '../platform/config/app-config';
+import type { AgentChoiceResult, OrchestrationContext } from './orchestration.types';
+import { AgentRouter } from './router/agent-router';
+import { DefaultRouter } from './router/default-router';
+
+/** What the orchestrator decided to do with a request. */
+export type Plan =
+  | {
+      kind: 'run';
+      calls: { agentId: string; text: string }[];
+      choice: AgentChoiceResult;
+      router: string;
+      /** The turn answers a question asked earlier (by an agent or by the orchestrator). */
+      answersPending: boolean;
+    }
+  | { kind: 'ask'; question: string; candidates: string[]; choice: AgentChoiceResult; router: string };
+
+/**
+ * Decides what a turn does: continue an agent that asked the user something, take the user's
+ * pick after a clarification, or route the request (AgentRouter) - to the best agents, to the
+ * conversation's previous agent when routing is unsure, or to a question naming the candidates.
+ */
+export class TurnPlanner {
+  constructor(
+    private readonly host: AgentHost,
+    private readonly router: AgentRouter,
+    private readonly settings: AppConfig['orchestration'],
+  ) {}
+
+  async plan(utterance: string, text: string, context: OrchestrationContext, agents: AgentProfile[]): Promise<Plan> {
+    const hosted = new Set(agents.map((a) => a.id));
+    const pending = context.pending;
+    if (pending?.kind === 'agent-input' && hosted.has(pending.agentId)) {
+      return {
+        kind: 'run',
+        calls: [{ agentId: pending.agentId, text }],
+        choice: { agentId: pending.agentId, reasoning: `Answer to ${pending.agentId}'s question`, confidence: 1 },
+        router: 'previous-agent',
+        answersPending: true,
+      };
+    }
+    if (pending?.kind === 'clarification') {
+      const candidates = agents.filter((a) => pending.candidates.includes(a.id));
+      const pick = new DefaultRouter(candidates).route({ text: utterance, multiAgent: false });
+      if (pick.agentId && pick.confidence >= 0.5) {
+        return {
+          kind: 'run',
+          calls: [{ agentId: pick.agentId, text: pending.request }],
+          choice: {
+            agentId: pick.agentId,
+            reasoning: `The user chose ${pick.agentId} when asked`,
+            confidence: pick.confidence,
+          },
+          router: 'clarification',
+          answersPending: true,
+        };
+      }
+    }
+
+    const previous =
+      context.previousAgentId && hosted.has(context.previousAgentId) ? context.previousAgentId : undefined;
+    const { routing, router } = await this.router.route(
+      { text: utterance, previousAgentId: previous, multiAgent: this.settings.multiAgent },
+      agents,
+      this.host.revision,
+    );
+    const choice: AgentChoiceResult = {
+      agentId: routing.agentId,
+      additionalAgents: routing.additionalAgents,
+      reasoning: routing.reasoning,
+      confidence: routing.confidence,
+    };
+    if (!routing.agentId || routing.confidence < this.settings.confidenceThreshold) {
+      if (previous) {
+        return {
+          kind: 'run',
+          calls: [{ agentId: previous, text }],
+          choice: {
+            agentId: previous,
+            reasoning: `${routing.reasoning}; confidence ${routing.confidence} is below the threshold, so the conversation's previous agent continues`,
+            confidence: routing.confidence,
+          },
+          router,
+          answersPending: false,
+        };
+      }
+      const names = routing.candidates.map((id) => agents.find((a) => a.id === id)?.name ?? id);
+      const question = names.length
+        ? `I'm not sure who should handle that. Did you mean ${list(names, 'or')}?`
+        : "I'm not sure who should handle that. Could you say it another way?";
+      return { kind: 'ask', question, candidates: routing.candidates, choice, router };
+    }
+
+    const ids = [routing.agentId, ...(this.settings.multiAgent ? (routing.additionalAgents ?? []) : [])];
+    const preamble = text.slice(0, Math.max(0, text.lastIndexOf(utterance)));
+    return {
+      kind: 'run',
+      calls: ids.map((agentId) => ({
+        agentId,
+        text: routing.parts?.[agentId] && ids.length > 1 ? preamble + routing.parts[agentId] : text,
+      })),
+      choice,
+      router,
+      answersPending: false,
+    };
+  }
+}
+
+export function list(items: string[], conjunction = 'and'): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} ${conjunction} ${items[items.length - 1]}`;
+}
