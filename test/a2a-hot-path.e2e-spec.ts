@@ -75,7 +75,8 @@ type Mark = { kind: 'statement'; sql: string } | { kind: 'answer'; url: string }
  * PostgreSQL is not on the path of a message: a blocking message/send to an agent that answers
  * with a Task runs no statement before its answer is written - its task's row follows behind.
  * Every statement the app's driver sends (embedded or real PostgreSQL) and the moment each HTTP
- * answer is written are recorded in one sequence.
+ * answer is written are recorded in one sequence; the write-behind queues are given a second, so
+ * a statement before the answer is one the answer waited for.
  */
 describe('A2A hot path: no PostgreSQL before the answer (e2e)', () => {
   let t: TestApp;
@@ -85,7 +86,13 @@ describe('A2A hot path: no PostgreSQL before the answer (e2e)', () => {
   const originalQuery = Reflect.get(Client.prototype, 'query') as (this: Client, ...args: unknown[]) => unknown;
 
   beforeAll(async () => {
-    t = await startTestApp({ ALLOW_PRIVATE_NETWORK_TARGETS: 'true', RATE_LIMIT_REGISTRY_PER_MIN: '100' });
+    // Rows written behind the answers wait a second to be batched: any statement in the measured
+    // window then ran because a request waited for it.
+    t = await startTestApp({
+      ALLOW_PRIVATE_NETWORK_TARGETS: 'true',
+      RATE_LIMIT_REGISTRY_PER_MIN: '100',
+      WRITE_BEHIND_DELAY_MS: '1000',
+    });
     lights = await startLightsAgent();
     await registerAgent(t, lights.baseUrl, 'lights');
     t.app.get(AgentHost).host({ profile: TASK_AGENT, executor: new StreamingTaskAgent() });
@@ -121,6 +128,7 @@ describe('A2A hot path: no PostgreSQL before the answer (e2e)', () => {
     ['a remote agent (proxied) that streams its task', 'lights'],
   ])('%s: no statement before the answer, the task row right after', async (_name, agentId) => {
     await send(agentId).expect(200); // the key and the agent are read once, then cached
+    await t.app.get(A2aTaskRepository).flushed();
     marks.length = 0;
     recording = true;
     const res = await send(agentId).expect(200);

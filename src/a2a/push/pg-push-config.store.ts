@@ -68,6 +68,11 @@ export class PgPushConfigStore implements PushNotificationStore {
     }));
   }
 
+  /** How many webhooks this replica has cached for the task; undefined when it has not read them. */
+  cachedCount(taskId: string, context: ServerCallContext): number | undefined {
+    return this.webhooks.cached({ agentId: this.agentId, owner: ownerOf(context), taskId })?.length;
+  }
+
   /** The task was just made up for its first message: it has no webhooks but those that message registered. */
   noneYet(taskId: string, context: ServerCallContext): void {
     this.webhooks.noneYet({ agentId: this.agentId, owner: ownerOf(context), taskId });

@@ -44,6 +44,11 @@ export class PushSubscriptions implements OnModuleInit {
     return (await this.cache.fetch(key(agentId, owner), { context: { agentId, owner } })) ?? [];
   }
 
+  /** What this replica has read of the owner's webhooks for the agent, without asking; undefined if nothing. */
+  cached(agentId: string, owner: string): PushSubscriptionEntity[] | undefined {
+    return this.cache.get(key(agentId, owner));
+  }
+
   async subscribe(subscription: PushSubscriptionEntity): Promise<PushSubscriptionEntity> {
     const saved = await this.repository.subscribe(subscription);
     await this.changed(subscription.agentId, subscription.owner);

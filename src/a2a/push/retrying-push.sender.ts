@@ -47,10 +47,12 @@ export class RetryingPushSender implements PushNotificationSender {
   async send(streamResponse: StreamResponse, context: ServerCallContext, task?: Task): Promise<void> {
     const taskId = taskIdOf(streamResponse);
     if (!taskId) return;
+    if (takeNewTask(context, taskId)) this.store.noneYet(taskId, context);
+    // Nearly every event: nothing queued for the task, and no webhook known to want it.
+    if (!this.chains.has(taskId) && this.knownToHaveNoTargets(streamResponse, taskId, context)) return;
     // Join the task's queue before anything async, so notifications leave in the order of events.
     const previous = this.chains.get(taskId) ?? Promise.resolve();
     const next = previous.then(async () => {
-      if (takeNewTask(context, taskId)) this.store.noneYet(taskId, context);
       const targets = [
         ...(await this.store.loadWithMetadata(taskId, context)),
         ...(await this.subscribers(streamResponse, taskId, context)),
@@ -70,6 +72,15 @@ export class RetryingPushSender implements PushNotificationSender {
   async drain(): Promise<void> {
     await Promise.all(this.chains.values());
     await this.configs.deliveriesRecorded();
+  }
+
+  /** Whether what this replica has cached says there is nobody to notify (no query made to find out). */
+  private knownToHaveNoTargets(streamResponse: StreamResponse, taskId: string, context: ServerCallContext): boolean {
+    if (this.store.cachedCount(taskId, context) !== 0) return false;
+    const kinds = eventKinds(streamResponse);
+    if (kinds.length === 0 || !this.subscriptions) return true;
+    const subscriptions = this.subscriptions.cached(this.agentId, ownerOf(context));
+    return subscriptions !== undefined && !subscriptions.some((s) => s.events.some((event) => kinds.includes(event)));
   }
 
   /** The owner's agent-wide webhooks that asked for this kind of update; they get the v1.0 wire format. */

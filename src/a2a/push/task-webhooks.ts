@@ -54,6 +54,11 @@ export class TaskWebhooks implements OnModuleInit {
     return (await this.cache.fetch(key(task), { context: task })) ?? [];
   }
 
+  /** What this replica has read of the task's webhooks, without asking the database; undefined if nothing. */
+  cached(task: TaskRef): PushConfigEntity[] | undefined {
+    return this.cache.get(key(task));
+  }
+
   /** The task is new: it has no webhooks unless some were just registered (then they are known here). */
   noneYet(task: TaskRef): void {
     if (!this.cache.has(key(task))) this.cache.set(key(task), []);

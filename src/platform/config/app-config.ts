@@ -12,8 +12,8 @@ export class AppConfig {
   /** The unauthenticated /metrics listener's port; 0: none. */
   readonly metricsPort: number;
   readonly database:
-    | { mode: 'external'; url: string; poolSize: number; migrationsRun: boolean }
-    | { mode: 'embedded'; dataDir: string; poolSize: number; migrationsRun: boolean };
+    | { mode: 'external'; url: string; poolSize: number; migrationsRun: boolean; writeBehindDelayMs: number }
+    | { mode: 'embedded'; dataDir: string; poolSize: number; migrationsRun: boolean; writeBehindDelayMs: number };
   readonly redis: { mode: 'redis'; url: string; keyPrefix: string } | { mode: 'in-process'; keyPrefix: string };
   readonly auth: { adminApiKey?: string };
   readonly rateLimit: {
@@ -59,7 +59,11 @@ export class AppConfig {
     this.http = { host: env.HOST, port: env.PORT, maxBodyBytes: env.MAX_BODY_BYTES };
     this.grpc = { host: env.HOST, port: env.GRPC_PORT };
     this.metricsPort = env.METRICS_PORT;
-    const common = { poolSize: env.DATABASE_POOL_SIZE, migrationsRun: env.DATABASE_MIGRATIONS_RUN };
+    const common = {
+      poolSize: env.DATABASE_POOL_SIZE,
+      migrationsRun: env.DATABASE_MIGRATIONS_RUN,
+      writeBehindDelayMs: env.WRITE_BEHIND_DELAY_MS,
+    };
     this.database = env.DATABASE_URL
       ? { mode: 'external', url: env.DATABASE_URL, ...common }
       : { mode: 'embedded', dataDir: this.dataDir, ...common };

@@ -85,6 +85,13 @@ export class EnvironmentVariables {
   @IsBoolean()
   DATABASE_MIGRATIONS_RUN = true;
 
+  /** How long rows written behind the answers (task index, routing log, deliveries) wait to be batched. */
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(10_000)
+  WRITE_BEHIND_DELAY_MS = 5;
+
   @EmptyAsUnset()
   @IsOptional()
   @Matches(/^rediss?:\/\/\S+$/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
 import { Metrics } from '../metrics/metrics';
 import { WriteBehindObserver, WriteBehindOptions, WriteBehindQueue } from './write-behind-queue';
 
@@ -15,7 +16,13 @@ export class WriteBehindQueues {
   private readonly queues: WriteBehindQueue<unknown>[] = [];
   private readonly observer: WriteBehindObserver;
 
-  constructor(private readonly metrics: Metrics) {
+  private readonly delayMs: number;
+
+  constructor(
+    private readonly metrics: Metrics,
+    config: AppConfig,
+  ) {
+    this.delayMs = config.database.writeBehindDelayMs;
     this.observer = {
       written: (queue, items) => metrics.writeBehindRows.inc({ queue, outcome: 'written' }, items),
       dropped: (queue, items) => metrics.writeBehindRows.inc({ queue, outcome: 'dropped' }, items),
@@ -24,7 +31,7 @@ export class WriteBehindQueues {
   }
 
   create<T>(options: WriteBehindOptions<T>): WriteBehindQueue<T> {
-    const queue = new WriteBehindQueue(options, this.observer);
+    const queue = new WriteBehindQueue({ delayMs: this.delayMs, ...options }, this.observer);
     this.queues.push(queue as WriteBehindQueue<unknown>);
     this.metrics.watchWriteBehind(queue.name, () => queue.depth);
     return queue;

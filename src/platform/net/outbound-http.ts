@@ -1,16 +1,8 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { pipeline, type Readable, type Transform } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import {
-  Agent,
-  buildConnector,
-  Dispatcher,
-  Headers as UndiciHeaders,
-  Response as UndiciResponse,
-  fetch as undiciFetch,
-} from 'undici';
+import { Agent, buildConnector, Dispatcher, fetch as undiciFetch } from 'undici';
 import { VERSION } from '../../paths';
+import { fetchResponse } from './fetch-response';
 import { DomainError, isDomainError } from '../errors/domain-error';
 import { ErrorCode } from '../errors/error-code';
 import { bareAddress, checkAddress, checkHostName, type OutboundPolicy } from './outbound-policy';
@@ -57,9 +49,11 @@ type FetchInput = Parameters<typeof fetch>[0];
 export class OutboundHttp {
   /**
    * A drop-in `fetch` (e.g. the A2A SDK's `fetchImpl`). `timeoutMs` bounds connecting and
-   * receiving the response headers, across redirects; bodies may stream for as long as the caller
-   * reads them (undici's idle timeout between body chunks, 300 s, still applies). It does not cap
-   * body size: use `getJson` or count bytes yourself.
+   * receiving the response headers, across redirects, and reading the body of any answer that is
+   * not a server-sent event stream (those are read in full before fetch resolves; see
+   * fetchResponse); event streams may stream for as long as the caller reads them (undici's idle
+   * timeout between body chunks, 300 s, still applies). It does not cap body size: use `getJson`
+   * or count bytes yourself.
    */
   readonly fetch: typeof fetch;
 
@@ -69,7 +63,7 @@ export class OutboundHttp {
   constructor(readonly policy: OutboundPolicy) {
     this.baseConnect = buildConnector({ timeout: policy.timeoutMs });
     this.agent = new Agent({ connect: (options, callback) => this.connect(options, callback) });
-    this.fetch = (input, init) => this.request(input, init, policy.timeoutMs);
+    this.fetch = (input, init) => this.request(input, init, policy.timeoutMs, true);
   }
 
   /** GETs a JSON document (an agent card), refusing bodies larger than `maxResponseBytes`. */
@@ -84,7 +78,7 @@ export class OutboundHttp {
     if (!headers.has('accept')) headers.set('accept', 'application/json');
     const redirect = options.credentials && Object.keys(options.credentials).length ? 'manual' : 'follow';
     try {
-      const response = await this.request(target.href, { headers, signal, redirect }, undefined);
+      const response = await this.request(target.href, { headers, signal, redirect }, undefined, false);
       const text = await readText(response, maxBytes, target.origin);
       return {
         status: response.status,
@@ -104,10 +98,12 @@ export class OutboundHttp {
     await this.agent.destroy();
   }
 
+  /** `buffered`: read a body that is not an event stream before resolving (see fetchResponse). */
   private async request(
     input: FetchInput,
     init: RequestInit | undefined,
     timeoutMs: number | undefined,
+    buffered: boolean,
   ): Promise<Response> {
     const { url, init: requestInit } = splitInput(input, init);
     const target = this.checkTarget(url);
@@ -119,7 +115,9 @@ export class OutboundHttp {
     const signal = requestInit.signal ? AbortSignal.any([requestInit.signal, deadline.signal]) : deadline.signal;
     const headers = withDefaultHeaders(requestInit.headers, requestInit.body);
     try {
-      if (dispatchable(target, requestInit)) return await this.dispatch(target, requestInit, headers, signal);
+      if (dispatchable(target, requestInit)) {
+        return await this.dispatch(target, requestInit, headers, signal, buffered);
+      }
       // undici's own fetch, not the global one: Node's bundled undici is another copy, and mixing a
       // dispatcher from one copy with fetch from another is unsupported.
       return await undiciFetch(target.href, { ...requestInit, headers, signal, dispatcher: this.agent });
@@ -143,6 +141,7 @@ export class OutboundHttp {
     init: RequestInit,
     headers: Record<string, string>,
     signal: AbortSignal,
+    buffered: boolean,
   ): Promise<Response> {
     let url = target;
     let method = (init.method ?? 'GET').toUpperCase();
@@ -158,7 +157,7 @@ export class OutboundHttp {
       });
       const location = REDIRECT_STATUSES.has(answer.statusCode) ? firstValue(answer.headers.location) : undefined;
       if (location === undefined || init.redirect === 'manual') {
-        return fetchResponse(answer, url.href, method, redirects > 0);
+        return await fetchResponse(answer, url.href, method, redirects > 0, buffered);
       }
       await answer.body.dump().catch(() => undefined);
       if (init.redirect === 'error') throw new TypeError('fetch failed', { cause: new Error('unexpected redirect') });
@@ -393,8 +392,6 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 20;
 /** What a redirect that drops the body drops with it. */
 const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location'];
-/** Statuses whose responses have no body (and that a fetch Response may not be given one for). */
-const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 const USER_AGENT = `switchboard/${VERSION}`;
 
 /**
@@ -428,46 +425,9 @@ function withDefaultHeaders(init: RequestInit['headers'], body: RequestInit['bod
   return headers;
 }
 
-/** A fetch Response for a dispatcher answer: headers, status, the URL, and the body still streaming (decoded). */
-function fetchResponse(answer: Dispatcher.ResponseData, url: string, method: string, redirected: boolean): Response {
-  if (answer.statusCode < 200 || answer.statusCode > 599) {
-    void answer.body.dump().catch(() => undefined);
-    const origin = new URL(url).origin;
-    throw new DomainError(ErrorCode.UPSTREAM_FAILED, `Unexpected HTTP status ${answer.statusCode} from ${origin}`, {
-      details: { url: origin, reason: 'invalid response' },
-    });
-  }
-  const headers = new UndiciHeaders();
-  for (const [name, value] of Object.entries(answer.headers)) {
-    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-    else if (value !== undefined) headers.append(name, value);
-  }
-  const empty = method === 'HEAD' || NULL_BODY_STATUSES.has(answer.statusCode);
-  if (empty) void answer.body.dump().catch(() => undefined);
-  const body = empty ? null : decoded(answer.body, headers.get('content-encoding'));
-  const response = new UndiciResponse(body, { status: answer.statusCode, headers });
-  // As fetch's own answers do, the Response says where it came from.
-  Object.defineProperties(response, { url: { value: url }, redirected: { value: redirected } });
-  return response;
-}
-
 function firstValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
-
-/** The body as fetch would hand it over: gzip, deflate and br decoded (the header stays, as fetch leaves it). */
-function decoded(body: Readable, encoding: string | null): Readable {
-  const decoder = DECODERS[encoding?.trim().toLowerCase() ?? ''];
-  // pipeline: an error on either side (a reset, an abort, a corrupt stream) reaches the reader.
-  return decoder ? pipeline(body, decoder(), () => undefined) : body;
-}
-
-const DECODERS: Record<string, (() => Transform) | undefined> = {
-  gzip: createGunzip,
-  'x-gzip': createGunzip,
-  deflate: createInflate,
-  br: createBrotliDecompress,
-};
 
 /** fetch takes a URL string, a URL or a Request; a Request is unpacked so undici's fetch accepts it. */
 function splitInput(input: FetchInput, init: RequestInit | undefined): { url: string; init: RequestInit } {

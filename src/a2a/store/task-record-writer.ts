@@ -1,0 +1,141 @@
+import { Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
+import { Logger } from '@nestjs/common';
+import { DomainError } from '../../platform/errors/domain-error';
+import { ErrorCode } from '../../platform/errors/error-code';
+import { KeyValueStore, StoredValue } from '../../platform/kv/key-value-store';
+import { A2aTaskRepository } from './a2a-task.repository';
+import { LiveTask } from './live-tasks';
+import { isTerminal, mergeTasks } from './task-merge';
+import { TaskPersistenceRecord } from './task-record';
+
+const MAX_WRITE_ATTEMPTS = 16;
+/** Backoff between attempts: grows with each lost race, with jitter so racing writers spread out. */
+const backoff = (attempt: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 ** attempt)));
+
+/** States a task passes through while it runs: updates to them may be written a moment later. */
+const RUNNING: ReadonlySet<TaskState | undefined> = new Set([
+  TaskState.TASK_STATE_SUBMITTED,
+  TaskState.TASK_STATE_WORKING,
+]);
+
+/**
+ * Writes one agent's task records to the key-value store: a compare-and-set on the record's etag,
+ * and when another writer got there first, a merge with its version and another try. A task's
+ * first write, and every write that settles it (a final state, or input or auth required), is
+ * waited for: a caller is never told of a state the store does not have. Updates of a running
+ * task made by its own execution (working, an artifact) are written a moment later instead -
+ * once the events that came with them are handled - so a stream's successive updates cost one
+ * write rather than one each. Every write queues the task's Postgres row (new, changed state, or
+ * finished), which follows behind the answer.
+ */
+export class TaskRecordWriter {
+  private readonly logger = new Logger('TaskStore');
+
+  constructor(
+    private readonly agentId: string,
+    private readonly kv: KeyValueStore,
+    private readonly tasks: A2aTaskRepository,
+    private readonly ttlMs: number,
+  ) {}
+
+  /** Records `task` into the entry; `deferrable`: the caller is the task's own execution. */
+  async save(key: string, entry: LiveTask, owner: string, task: Task, deferrable: boolean): Promise<void> {
+    entry.task = entry.task ? mergeTasks(entry.task, task) : { ...task };
+    entry.dirty = true;
+    if (deferrable && entry.etag !== null && RUNNING.has(task.status?.state)) {
+      this.schedule(key, entry, owner);
+      return;
+    }
+    await this.flush(key, entry, owner);
+  }
+
+  /** The record as stored, parsed. */
+  parse(stored: StoredValue): LiveTask & { task: Task } {
+    const record = JSON.parse(stored.value) as TaskPersistenceRecord;
+    return { etag: stored.etag, task: Task.fromJSON(record.task), context: record.context };
+  }
+
+  private schedule(key: string, entry: LiveTask, owner: string): void {
+    if (entry.scheduled) return;
+    entry.scheduled = true;
+    setImmediate(() => {
+      entry.scheduled = false;
+      this.flush(key, entry, owner).catch((error: Error) =>
+        this.logger.warn(`Task record ${key} could not be updated: ${error.message}`),
+      );
+    });
+  }
+
+  /** Writes what the entry holds that the record lacks: after the write in flight, if any (its changes may ride along). */
+  private async flush(key: string, entry: LiveTask, owner: string): Promise<void> {
+    while (entry.writing) await entry.writing;
+    if (!entry.dirty) return;
+    const writing = this.write(key, entry, owner);
+    entry.writing = writing.then(
+      () => undefined,
+      () => undefined,
+    );
+    try {
+      await writing;
+    } finally {
+      entry.writing = undefined;
+    }
+  }
+
+  private async write(key: string, entry: LiveTask, owner: string): Promise<void> {
+    for (let attempt = 1; attempt <= MAX_WRITE_ATTEMPTS; attempt++) {
+      const task = entry.task!;
+      entry.dirty = false;
+      const json = Task.toJSON(task);
+      const record: TaskPersistenceRecord = {
+        taskId: task.id,
+        agentId: this.agentId,
+        owner,
+        task: json,
+        context: entry.context ?? null,
+        expiresAtUtc: new Date(Date.now() + this.ttlMs).toISOString(),
+      };
+      const written = await this.kv.compareAndSet(key, entry.etag, JSON.stringify(record), { ttlMs: this.ttlMs });
+      if (written.ok) {
+        entry.etag = written.etag;
+        const previous = entry.written;
+        entry.written = task.status?.state;
+        await this.index(owner, task, json, previous);
+        return;
+      }
+      // Another writer got there first (or the record is gone): merge with what it wrote.
+      entry.dirty = true;
+      const current = written.current ? this.parse(written.current) : undefined;
+      entry.etag = current?.etag ?? null;
+      if (current) {
+        entry.task = mergeTasks(current.task, entry.task!);
+        entry.context = current.context;
+        entry.written = current.task.status?.state;
+      }
+      if (attempt > 1) {
+        this.logger.debug(`Task ${task.id}: concurrent write, merging (attempt ${attempt})`);
+        await backoff(attempt);
+      }
+    }
+    throw new DomainError(ErrorCode.CONFLICT, `Task ${entry.task?.id} is being updated concurrently; try again`);
+  }
+
+  /**
+   * Queues the task's Postgres row when it is new, changes state, or finishes (`json` is the task
+   * as written). The key-value write has succeeded: the row follows a few milliseconds behind.
+   */
+  private async index(owner: string, task: Task, json: unknown, previousState: TaskState | undefined): Promise<void> {
+    const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
+    if (previousState === state && !isTerminal(state)) return;
+    await this.tasks.recordState({
+      agentId: this.agentId,
+      owner,
+      taskId: task.id,
+      contextId: task.contextId,
+      state: taskStateToJSON(state),
+      at: new Date(),
+      finalTask: isTerminal(state) ? json : undefined,
+    });
+  }
+}
