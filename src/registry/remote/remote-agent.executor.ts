@@ -6,6 +6,7 @@ import { agentTextMessage } from '../../a2a/executors/agent-messages';
 import { ownerOf } from '../../a2a/hosting/a2a-user';
 import { continuesConversation } from '../../a2a/hosting/call-state';
 import { outboundFailureReason } from '../../platform/net/outbound-http';
+import { isTerminal } from '../../a2a/store/task-merge';
 import { AgentThreads, RemoteTaskLink } from './agent-threads';
 import { REMOTE_FAILURE_KEY, remoteFailure } from './remote-failure';
 
@@ -135,7 +136,9 @@ class Relay {
   }
 
   async task(task: Task): Promise<void> {
-    await this.link(task.id, task.contextId);
+    // A task that is over can be neither continued nor cancelled: only its context is worth a link.
+    if (isTerminal(task.status?.state)) await this.linkContext(task.contextId);
+    else await this.link(task.id, task.contextId);
     this.started = true;
     this.bus.publish(
       AgentEvent.task({
