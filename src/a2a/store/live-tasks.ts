@@ -19,9 +19,12 @@ export interface LiveTask {
   written?: TaskState;
 }
 
-/** Tasks a replica keeps in memory: a live task rarely has more than a few events left after this. */
+/**
+ * Tasks a replica keeps in memory, least recently used out first. No expiry: what a replica
+ * remembers is only ever a starting point (a compare-and-set tells it when the store moved on),
+ * and an LRU without timestamps costs the hot path less.
+ */
 const MAX_TASKS = 10_000;
-const TTL_MS = 10 * 60_000;
 
 /**
  * What this replica knows of each task it works on, by record key: the etag of its last write,
@@ -34,7 +37,7 @@ const TTL_MS = 10 * 60_000;
  * that version, and the writer merges and writes again: nothing is lost.
  */
 export class LiveTasks {
-  private readonly tasks = new LRUCache<string, LiveTask>({ max: MAX_TASKS, ttl: TTL_MS });
+  private readonly tasks = new LRUCache<string, LiveTask>({ max: MAX_TASKS });
 
   get(key: string): LiveTask | undefined {
     return this.tasks.get(key);
