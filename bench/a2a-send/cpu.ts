@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { TargetStats } from './target-process';
 import { round } from './load';
 import type { TargetProcess } from './target-client';
@@ -17,9 +17,20 @@ export interface CpuUse {
    * connections accepted in the window (about `connections` when clients keep connections alive).
    */
   servers: { label: string; cores: number; microsPerAnswer: number; rssMiB: number; newConnections?: number }[];
+  /**
+   * The run's other server processes, not under test in this window: work they do now (a hub
+   * writing out what it deferred during its own window) is not charged to the cell measured.
+   */
+  idleServers: { label: string; cores: number }[];
   /** Cores busy on the whole machine (Linux only). */
   machineBusyCores?: number;
-  /** Machine minus load generator minus servers: Redis, PostgreSQL, the kernel, anything else running. */
+  /**
+   * PostgreSQL and Redis server processes (Linux only), whoever they work for: the real backend's
+   * share, which the hub's own CPU time leaves out (the embedded backend's PGlite runs on a worker
+   * thread of the hub, so its time is the hub's).
+   */
+  databaseCores?: number;
+  /** Machine minus load generator, servers (idle ones too) and databases: the kernel, anything else running. */
   otherCores?: number;
   /** Time the hypervisor gave to other guests while ours wanted the CPU (Linux "steal"), in cores. */
   stealCores?: number;
@@ -29,11 +40,17 @@ interface Snapshot {
   wallNs: bigint;
   loadGeneratorMicros: number;
   servers: { label: string; micros: number; rssBytes: number; connections?: number }[];
+  idleServers: { label: string; micros: number }[];
   machine?: { busy: number; steal: number; total: number };
+  /** CPU ticks used so far by the postgres and redis-server processes. */
+  databaseTicks?: number;
 }
 
-export async function cpuSnapshot(servers: TargetProcess[]): Promise<Snapshot> {
-  const stats = await Promise.all(servers.map((s) => s.request<TargetStats>({ type: 'stats' })));
+/** CPU used so far by `servers` (those under test), the `idle` ones, this process, the databases and the machine. */
+export async function cpuSnapshot(servers: TargetProcess[], idle: TargetProcess[] = []): Promise<Snapshot> {
+  const [stats, idleStats] = await Promise.all(
+    [servers, idle].map((list) => Promise.all(list.map((s) => s.request<TargetStats>({ type: 'stats' })))),
+  );
   const own = process.cpuUsage();
   return {
     wallNs: process.hrtime.bigint(),
@@ -44,7 +61,9 @@ export async function cpuSnapshot(servers: TargetProcess[]): Promise<Snapshot> {
       rssBytes: stats[i].rssBytes,
       connections: stats[i].connections,
     })),
+    idleServers: idle.map((s, i) => ({ label: s.label, micros: idleStats[i].cpuMicros })),
     machine: machineTicks(),
+    databaseTicks: databaseTicks(),
   };
 }
 
@@ -65,12 +84,23 @@ export function cpuBetween(before: Snapshot, after: Snapshot, answers: number): 
     };
   });
   const loadGeneratorCores = cores(after.loadGeneratorMicros - before.loadGeneratorMicros);
-  const use: CpuUse = { wallSeconds: round(wallSeconds, 2), loadGeneratorCores, servers };
+  const idleServers = after.idleServers.map((s, i) => ({
+    label: s.label,
+    cores: cores(s.micros - before.idleServers[i].micros),
+  }));
+  const use: CpuUse = { wallSeconds: round(wallSeconds, 2), loadGeneratorCores, servers, idleServers };
   if (before.machine && after.machine) {
     const total = after.machine.total - before.machine.total;
     const busyShare = total > 0 ? (after.machine.busy - before.machine.busy) / total : 0;
     use.machineBusyCores = round(busyShare * coreCount(), 2);
-    use.otherCores = round(use.machineBusyCores - loadGeneratorCores - servers.reduce((sum, s) => sum + s.cores, 0), 2);
+    if (before.databaseTicks !== undefined && after.databaseTicks !== undefined) {
+      use.databaseCores = round(
+        Math.max(0, after.databaseTicks - before.databaseTicks) / TICKS_PER_SECOND / wallSeconds,
+        2,
+      );
+    }
+    const serverCores = [...servers, ...idleServers].reduce((sum, s) => sum + s.cores, 0);
+    use.otherCores = round(use.machineBusyCores - loadGeneratorCores - serverCores - (use.databaseCores ?? 0), 2);
     use.stealCores = total > 0 ? round(((after.machine.steal - before.machine.steal) / total) * coreCount(), 2) : 0;
   }
   return use;
@@ -92,6 +122,38 @@ function machineTicks(): { busy: number; steal: number; total: number } | undefi
     const total = fields.slice(0, 8).reduce((a, b) => a + b, 0);
     const idle = fields[3] + fields[4];
     return { busy: total - idle - fields[7], steal: fields[7], total };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Linux's USER_HZ: the unit of /proc's CPU times (100 on every common architecture). */
+const TICKS_PER_SECOND = 100;
+const DATABASE_COMMANDS = new Set(['postgres', 'redis-server']);
+
+/**
+ * User + system ticks of every postgres and redis-server process visible in /proc. A process
+ * that exits within a window takes its ticks with it (PostgreSQL's backends live as long as the
+ * hub's pool, so hardly any do).
+ */
+function databaseTicks(): number | undefined {
+  try {
+    let ticks = 0;
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      } catch {
+        continue; // gone since the listing
+      }
+      // pid (comm) state ppid ...: comm may hold spaces, so split after its closing parenthesis.
+      const close = stat.lastIndexOf(')');
+      if (!DATABASE_COMMANDS.has(stat.slice(stat.indexOf('(') + 1, close))) continue;
+      const fields = stat.slice(close + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of the line)
+    }
+    return ticks;
   } catch {
     return undefined;
   }

@@ -1,73 +1,33 @@
-import { AgentCard, Role } from '@a2a-js/sdk';
-import {
-  AgentEvent,
-  AgentExecutor,
-  DefaultRequestHandler,
-  ExecutionEventBus,
-  InMemoryTaskStore,
-  RequestContext,
-} from '@a2a-js/sdk/server';
+import { AgentCard } from '@a2a-js/sdk';
+import { DefaultRequestHandler } from '@a2a-js/sdk/server';
 import { jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import express from 'express';
-import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-
-/** What the echo agent puts before the text it received. */
-export const ECHO_PREFIX = 'echo: ';
+import { echoExecutor } from './echo-executors';
+import { RecentTaskStore } from './recent-task-store';
+import { ORCHESTRATED_VARIANT, ORCHESTRATOR_WORD, Variant, VARIANT_INFO, VARIANTS } from './variants';
 
 /**
- * The agent every target serves: it answers each message with one Message (no task) holding the
- * text it received, prefixed with ECHO_PREFIX. Built only from SDK calls, as the "Music" agent
- * in test/support/remote-agents.ts is, so the reference server and the hub run the same code.
+ * A variant's card (A2A v1.0 shape), served over JSON-RPC for v1.0 and v0.3 at `<baseUrl>/v1`.
+ * The orchestrated variant's card alone carries ORCHESTRATOR_WORD, so the orchestrator can route
+ * to it while the other echoes are hosted in the same hub.
  */
-export class EchoExecutor implements AgentExecutor {
-  async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
-    const text = context.userMessage.parts
-      .flatMap((part) => (part.content?.$case === 'text' ? [part.content.value] : []))
-      .join(' ');
-    bus.publish(
-      AgentEvent.message({
-        messageId: randomUUID(),
-        contextId: context.contextId,
-        taskId: '',
-        role: Role.ROLE_AGENT,
-        parts: [
-          {
-            content: { $case: 'text', value: `${ECHO_PREFIX}${text}` },
-            metadata: undefined,
-            filename: '',
-            mediaType: 'text/plain',
-          },
-        ],
-        metadata: undefined,
-        extensions: [],
-        referenceTaskIds: [],
-      }),
-    );
-    bus.finished();
-  }
-
-  async cancelTask(): Promise<void> {
-    // Nothing runs long enough to cancel.
-  }
-}
-
-/** The echo agent's card (A2A v1.0 shape), served over JSON-RPC for v1.0 and v0.3. */
-export function echoCard(baseUrl: string): AgentCard {
+export function echoCard(baseUrl: string, variant: Variant = 'message'): AgentCard {
   const jsonRpc = (protocolVersion: string) => ({
     url: `${baseUrl}/v1`,
     protocolBinding: 'JSONRPC',
     protocolVersion,
     tenant: '',
   });
+  const routed = variant === ORCHESTRATED_VARIANT;
   return {
-    name: 'Echo',
+    name: VARIANT_INFO[variant].name,
     description: 'Answers every message with its own text',
     version: '1.0.0',
     supportedInterfaces: [jsonRpc('1.0'), jsonRpc('0.3')],
     provider: undefined,
-    capabilities: { streaming: false, pushNotifications: false, extensions: [] },
+    capabilities: { streaming: VARIANT_INFO[variant].streaming, pushNotifications: false, extensions: [] },
     securitySchemes: {},
     securityRequirements: [],
     defaultInputModes: ['text/plain'],
@@ -77,8 +37,8 @@ export function echoCard(baseUrl: string): AgentCard {
         id: 'echo',
         name: 'Echo',
         description: 'Repeats what it is told',
-        tags: ['echo', 'benchmark'],
-        examples: ['hello'],
+        tags: routed ? ['echo', 'benchmark', ORCHESTRATOR_WORD] : ['echo', 'benchmark'],
+        examples: routed ? [`${ORCHESTRATOR_WORD} hello`] : ['hello'],
         inputModes: [],
         outputModes: [],
         securityRequirements: [],
@@ -89,51 +49,61 @@ export function echoCard(baseUrl: string): AgentCard {
 }
 
 export interface EchoServer {
-  baseUrl: string;
-  /** Requests received at /v1, by A2A-Version header ("none" when absent). */
-  requestsByVersion(): Record<string, number>;
+  /** http://127.0.0.1:<port>; each variant is at `<origin><basePath>`. */
+  origin: string;
+  /** Requests received at each variant's `<base>/v1`, by A2A-Version header ("none" when absent). */
+  requestsByVersion(): Partial<Record<Variant, Record<string, number>>>;
   /** TCP connections accepted so far (a client that reuses connections opens few). */
   connections(): number;
   close(): Promise<void>;
 }
 
 /**
- * The reference: the SDK's own server on plain express - DefaultRequestHandler, InMemoryTaskStore
- * and the SDK's jsonRpcHandler with v0.3 compatibility and no authentication - serving the echo
- * agent at /v1, with its card at /.well-known/agent-card.json (so the hub can register it).
+ * The reference: the SDK's own server on plain express - per variant a DefaultRequestHandler
+ * with the SDK's InMemoryTaskStore (in two generations: RecentTaskStore) and the SDK's
+ * jsonRpcHandler with v0.3 compatibility and no authentication - serving each variant's echo at
+ * `<basePath>/v1`, with its card at `<basePath>/.well-known/agent-card.json` (so the hub can
+ * register each one by its base URL).
  */
-export async function startEchoServer(host = '127.0.0.1'): Promise<EchoServer> {
+export async function startEchoServer(
+  variants: readonly Variant[] = VARIANTS,
+  host = '127.0.0.1',
+): Promise<EchoServer> {
   const app = express();
   app.disable('x-powered-by');
-  const counts: Record<string, number> = {};
+  const counts: Partial<Record<Variant, Record<string, number>>> = {};
   const server = await new Promise<Server>((resolve) => {
     const listening = app.listen(0, host, () => resolve(listening));
   });
   let connections = 0;
   server.on('connection', () => connections++);
-  const baseUrl = `http://${host}:${(server.address() as AddressInfo).port}`;
-  const card = echoCard(baseUrl);
-  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new EchoExecutor());
-  app.use('/v1', (req, _res, next) => {
-    const version = req.headers['a2a-version'];
-    const key = typeof version === 'string' && version ? version : 'none';
-    counts[key] = (counts[key] ?? 0) + 1;
-    next();
-  });
-  app.use(
-    '/v1',
-    jsonRpcHandler({
-      requestHandler: handler,
-      userBuilder: UserBuilder.noAuthentication,
-      legacyCompat: { enabled: true },
-    }),
-  );
-  app.get('/.well-known/agent-card.json', (_req, res) => {
-    res.json(AgentCard.toJSON(card));
-  });
+  const origin = `http://${host}:${(server.address() as AddressInfo).port}`;
+  for (const variant of variants) {
+    const base = VARIANT_INFO[variant].basePath;
+    const card = echoCard(`${origin}${base}`, variant);
+    const handler = new DefaultRequestHandler(card, new RecentTaskStore(), echoExecutor(variant));
+    const seen: Record<string, number> = (counts[variant] = {});
+    app.use(`${base}/v1`, (req, _res, next) => {
+      const version = req.headers['a2a-version'];
+      const key = typeof version === 'string' && version ? version : 'none';
+      seen[key] = (seen[key] ?? 0) + 1;
+      next();
+    });
+    app.use(
+      `${base}/v1`,
+      jsonRpcHandler({
+        requestHandler: handler,
+        userBuilder: UserBuilder.noAuthentication,
+        legacyCompat: { enabled: true },
+      }),
+    );
+    app.get(`${base}/.well-known/agent-card.json`, (_req, res) => {
+      res.json(AgentCard.toJSON(card));
+    });
+  }
   return {
-    baseUrl,
-    requestsByVersion: () => ({ ...counts }),
+    origin,
+    requestsByVersion: () => structuredClone(counts),
     connections: () => connections,
     close: () =>
       new Promise<void>((resolve) => {

@@ -12,15 +12,12 @@ import { AgentHost } from '../../src/a2a/hosting/agent-host';
 import { createApp, startApp } from '../../src/bootstrap';
 import { ENVIRONMENT_VARIABLES } from '../../src/platform/config/environment';
 import { freePort } from '../../test/support/free-port';
-import { EchoExecutor } from './echo-agent';
+import { EchoExecutor, echoExecutor } from './echo-executors';
+import { Variant, VARIANT_INFO } from './variants';
 
-/** The id the echo agent is hosted under in the hub. */
-export const LOCAL_ECHO_ID = 'echo';
-/** The id the remote echo server is registered under. */
-export const REMOTE_ECHO_ID = 'remote-echo';
-
+/** The message echo as a local agent; the other variants differ only in id and name. */
 export const ECHO_PROFILE: AgentProfile = {
-  id: LOCAL_ECHO_ID,
+  id: VARIANT_INFO.message.localId,
   kind: 'local',
   name: 'Echo',
   description: 'Answers every message with its own text',
@@ -44,8 +41,11 @@ export interface HubOptions {
   /** Unset: the in-process key-value store and rate limiter. */
   redisUrl?: string;
   logLevel: string;
-  /** Base URL of an echo server to register as a remote agent. */
-  remoteBaseUrl?: string;
+  /** The echo variants to host as local agents (VARIANT_INFO's localId); default: only `message`. */
+  localVariants?: Variant[];
+  /** An echo server (its origin) whose variants `remoteVariants` to register as remote agents. */
+  remoteOrigin?: string;
+  remoteVariants?: Variant[];
   /** Also host this many local echo agents, `topic-<i>`, each with its own topic word (topic<i>) on its card. */
   topicAgents?: number;
 }
@@ -121,7 +121,9 @@ export async function startHub(options: HubOptions): Promise<StartedHub> {
     }
     const started = app;
     cleanups.push(() => started.close());
-    started.get(AgentHost).host({ profile: ECHO_PROFILE, executor: new EchoExecutor() });
+    for (const variant of options.localVariants ?? ['message']) {
+      started.get(AgentHost).host({ profile: localProfile(variant), executor: echoExecutor(variant) });
+    }
     for (let i = 0; i < (options.topicAgents ?? 0); i++) {
       started.get(AgentHost).host({ profile: topicProfile(i), executor: new EchoExecutor() });
     }
@@ -135,11 +137,14 @@ export async function startHub(options: HubOptions): Promise<StartedHub> {
     const created = (await admin('/api/keys', { name: 'bench-client', scopes: ['agents:read', 'messages'] })) as {
       key: string;
     };
-    if (options.remoteBaseUrl) {
-      const record = (await admin('/api/agents', { base_url: options.remoteBaseUrl, id: REMOTE_ECHO_ID })) as {
+    for (const variant of options.remoteOrigin ? (options.remoteVariants ?? []) : []) {
+      // Registered by base URL, as an operator would: the hub reads the card at
+      // <base>/.well-known/agent-card.json and calls the JSON-RPC endpoint the card names.
+      const { remoteId, basePath } = VARIANT_INFO[variant];
+      const record = (await admin('/api/agents', { base_url: `${options.remoteOrigin}${basePath}`, id: remoteId })) as {
         agent_id?: string;
       };
-      if (record.agent_id !== REMOTE_ECHO_ID) throw new Error(`remote agent registered as ${record.agent_id}`);
+      if (record.agent_id !== remoteId) throw new Error(`remote agent ${remoteId} registered as ${record.agent_id}`);
     }
     return {
       baseUrl,
@@ -158,6 +163,11 @@ export async function startHub(options: HubOptions): Promise<StartedHub> {
     await cleanup();
     throw error;
   }
+}
+
+/** A variant's echo as a local agent of the hub. */
+export function localProfile(variant: Variant): AgentProfile {
+  return { ...ECHO_PROFILE, id: VARIANT_INFO[variant].localId, name: VARIANT_INFO[variant].name };
 }
 
 /** A local echo agent whose card names one topic word, so the router can tell the agents apart. */
@@ -200,13 +210,17 @@ async function withPg(url: string, work: (client: PgClient) => Promise<unknown>)
   }
 }
 
+/**
+ * Deletes the run's keys one scanned batch at a time: a run with Task answers leaves hundreds of
+ * thousands (task records, proxy links, conversations), too many for one DEL.
+ */
 async function deleteRedisKeys(url: string, prefix: string): Promise<void> {
   const client = createClient({ url });
   await client.connect();
   try {
-    const keys: string[] = [];
-    for await (const batch of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) keys.push(...batch);
-    if (keys.length) await client.del(keys);
+    for await (const batch of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 1000 })) {
+      if (batch.length) await client.unlink(batch);
+    }
   } finally {
     await client.close();
   }

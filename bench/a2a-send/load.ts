@@ -1,6 +1,7 @@
 import autocannon from 'autocannon';
 import type { EventEmitter } from 'node:events';
-import { ECHO_PREFIX } from './echo-agent';
+import { AnswerKind, hasRateLimitHeaders, isEcho } from './answers';
+import { ECHO_PREFIX } from './echo-executors';
 
 /** Where to send `message/send`, and with which headers (never `A2A-Version`: the v0.3 wire format). */
 export interface LoadTarget {
@@ -13,6 +14,8 @@ export interface LoadTarget {
   rateLimited: boolean;
   /** The text of request number `n` (default: "hello from the benchmark #n"); the answer must echo it. */
   text?: (n: number) => string;
+  /** What the answer must be (default `message`): see answers.ts. */
+  answer?: AnswerKind;
 }
 
 export interface LoadOptions {
@@ -51,7 +54,7 @@ export interface Measurement {
 export interface ErrorCounts {
   /** Any answer but HTTP 200. */
   status: number;
-  /** HTTP 200 whose body is not the expected echo (e.g. a JSON-RPC error). */
+  /** HTTP 200 whose body is not the expected echo (e.g. a JSON-RPC error, or a task not completed). */
   body: number;
   /** A hub answer without X-RateLimit-* headers. */
   rateLimitHeaders: number;
@@ -93,6 +96,7 @@ async function run(
   const errors: ErrorCounts = { status: 0, body: 0, rateLimitHeaders: 0, transport: 0, total: 0 };
   const errorSamples: string[] = [];
   let ok = 0;
+  const answer = target.answer ?? 'message';
   const fail = (kind: keyof Omit<ErrorCounts, 'total' | 'transport'>, detail: string) => {
     errors[kind]++;
     if (errorSamples.length < 5) errorSamples.push(`${kind}: ${detail.slice(0, 300)}`);
@@ -129,7 +133,7 @@ async function run(
             },
             onResponse: (status, body, context: { expected?: string; id?: number }, headers) => {
               if (status !== 200) return fail('status', `HTTP ${status} ${body}`);
-              if (!isEcho(body, context.id, context.expected)) return fail('body', body);
+              if (!isEcho(answer, body, context.id, context.expected)) return fail('body', body);
               if (target.rateLimited && !hasRateLimitHeaders(headers)) return fail('rateLimitHeaders', body);
               ok++;
             },
@@ -155,34 +159,6 @@ async function run(
     errorSamples,
     elapsedSeconds: result.duration,
   };
-}
-
-function isEcho(body: string, id: number | undefined, expected: string | undefined): boolean {
-  try {
-    const reply = JSON.parse(body) as {
-      jsonrpc?: string;
-      id?: unknown;
-      result?: { kind?: string; role?: string; parts?: { kind?: string; text?: string }[] };
-    };
-    const part = reply.result?.parts?.[0];
-    return (
-      reply.jsonrpc === '2.0' &&
-      reply.id === id &&
-      reply.result?.kind === 'message' &&
-      reply.result.role === 'agent' &&
-      part?.kind === 'text' &&
-      part.text === expected
-    );
-  } catch {
-    return false;
-  }
-}
-
-function hasRateLimitHeaders(headers: Record<string, unknown> | undefined): boolean {
-  if (!headers) return false;
-  const limit = headers['X-RateLimit-Limit'] ?? headers['x-ratelimit-limit'];
-  const remaining = headers['X-RateLimit-Remaining'] ?? headers['x-ratelimit-remaining'];
-  return limit !== undefined && Number(remaining) > 0;
 }
 
 /** Exact percentiles (nearest rank) from every sample, at microsecond resolution. */

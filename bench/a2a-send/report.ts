@@ -1,30 +1,32 @@
-/** What a run amounts to: medians over rounds, the tables, the hub/reference and proxy comparisons, the targets. */
+/** What a run amounts to: medians over rounds, and the tables (targets.ts compares and judges them). */
 import type { CpuUse } from './cpu';
 import { Measurement, round } from './load';
-
-export const TARGETS = ['reference', 'hub', 'remote', 'proxy'] as const;
-export type TargetName = (typeof TARGETS)[number];
+import { Cell, cellKey, describe, sameCell } from './plan';
+import { Variant, VARIANT_INFO } from './variants';
 
 export type RoundResult = Measurement & { cpu: CpuUse };
 
-export interface Row {
-  target: TargetName;
+export interface Row extends Cell {
+  /** cellKey(): `proxy/task@real`. */
+  key: string;
   description: string;
   connections: number;
   /** Medians over the rounds (each figure on its own). */
   median: Pick<Measurement, 'requestsPerSecond' | 'latencyMs'> & {
-    /** CPU time of the process answering the client (the hub, for the proxy) per answer. */
+    /** CPU time of the process answering the client (the hub, for the proxy and the orchestrator) per answer. */
     serverMicrosPerAnswer: number;
-    /** The other server's (the remote echo's, for the proxy). */
+    /** The other server's (the remote echo's, for the proxy and the orchestrator). */
     upstreamMicrosPerAnswer?: number;
-    cores: { loadGenerator: number; servers: number; other?: number };
+    cores: { loadGenerator: number; servers: number; databases?: number; other?: number };
   };
   errors: number;
   rounds: RoundResult[];
 }
 
-/** Redis and PostgreSQL use ~0.1 core under this load: more means some other program ran too. */
+/** The kernel and idle services use ~0.05 core: more means some other program ran too. */
 const OTHER_CORES_WARNING = 0.3;
+/** An idle server process (timers, pools) uses ~0.01 core. */
+const IDLE_SERVER_WARNING = 0.05;
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -32,20 +34,16 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-export function summarizeRounds(
-  target: TargetName,
-  description: string,
-  connections: number,
-  rounds: RoundResult[],
-): Row {
+export function summarizeRounds(cell: Cell, connections: number, rounds: RoundResult[]): Row {
   const latency = (key: keyof Measurement['latencyMs']) => round(median(rounds.map((r) => r.latencyMs[key])), 3);
   const of = (pick: (r: RoundResult) => number | undefined) => {
     const values = rounds.map(pick).filter((v): v is number => v !== undefined);
     return values.length ? round(median(values), 2) : undefined;
   };
   return {
-    target,
-    description,
+    ...cell,
+    key: cellKey(cell),
+    description: describe(cell),
     connections,
     median: {
       requestsPerSecond: round(median(rounds.map((r) => r.requestsPerSecond)), 1),
@@ -61,6 +59,7 @@ export function summarizeRounds(
       cores: {
         loadGenerator: of((r) => r.cpu.loadGeneratorCores)!,
         servers: of((r) => r.cpu.servers.reduce((sum, x) => sum + x.cores, 0))!,
+        databases: of((r) => r.cpu.databaseCores),
         other: of((r) => r.cpu.otherCores),
       },
     },
@@ -69,8 +68,22 @@ export function summarizeRounds(
   };
 }
 
+/** The row of `cell` at `connections`, if it was measured. */
+export function rowOf(rows: Row[], cell: Cell, connections: number): Row | undefined {
+  return rows.find((r) => r.connections === connections && sameCell(r, cell));
+}
+
 export function formatTable(rows: Row[]): string {
-  const header = ['target', 'req/s', 'p50 ms', 'p99 ms', 'mean ms', 'CPU µs/answer', 'cores gen/srv/other', 'errors'];
+  const header = [
+    'target',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'mean ms',
+    'CPU µs/answer',
+    'cores gen/srv/db/other',
+    'errors',
+  ];
   const fixed = (n: number | undefined, digits: number) => (n === undefined ? '?' : n.toFixed(digits));
   const body = rows.map((r) => [
     r.description,
@@ -80,7 +93,9 @@ export function formatTable(rows: Row[]): string {
     r.median.latencyMs.mean.toFixed(2),
     r.median.serverMicrosPerAnswer.toFixed(0) +
       (r.median.upstreamMicrosPerAnswer === undefined ? '' : ` + ${r.median.upstreamMicrosPerAnswer.toFixed(0)}`),
-    [r.median.cores.loadGenerator, r.median.cores.servers, r.median.cores.other].map((c) => fixed(c, 2)).join('/'),
+    [r.median.cores.loadGenerator, r.median.cores.servers, r.median.cores.databases, r.median.cores.other]
+      .map((c) => fixed(c, 2))
+      .join('/'),
     String(r.errors),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
@@ -89,127 +104,45 @@ export function formatTable(rows: Row[]): string {
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
 }
 
-export interface Comparisons {
-  connections: number;
-  hubToReferenceThroughput?: number;
-  /**
-   * The same ratio from CPU time per answer (reference ÷ hub). Both servers are CPU-bound, so it
-   * predicts the throughput ratio, and it moves much less when other programs take CPU.
-   */
-  hubToReferenceByCpu?: number;
-  proxyAddedLatencyMs?: { p50: number; p99: number; mean: number };
-  /** Rows with errors make a comparison worthless; named here. */
-  invalid: TargetName[];
-}
-
-export function compare(rows: Row[], connections: number): Comparisons {
-  const at = (t: TargetName) => rows.find((r) => r.target === t && r.connections === connections);
-  const [reference, hub, remote, proxy] = [at('reference'), at('hub'), at('remote'), at('proxy')];
-  const result: Comparisons = {
-    connections,
-    invalid: [reference, hub, remote, proxy].filter((r): r is Row => !!r && r.errors > 0).map((r) => r.target),
-  };
-  if (reference && hub) {
-    result.hubToReferenceThroughput = round(hub.median.requestsPerSecond / reference.median.requestsPerSecond, 3);
-    result.hubToReferenceByCpu = round(reference.median.serverMicrosPerAnswer / hub.median.serverMicrosPerAnswer, 3);
-  }
-  if (remote && proxy) {
-    const diff = (k: 'p50' | 'p99' | 'mean') => round(proxy.median.latencyMs[k] - remote.median.latencyMs[k], 3);
-    result.proxyAddedLatencyMs = { p50: diff('p50'), p99: diff('p99'), mean: diff('mean') };
-  }
-  return result;
-}
-
-export interface Verdict {
-  target: string;
-  value: string;
-  result: 'PASS' | 'MISS' | 'INVALID' | 'NOT RUN';
-}
-
-/** The tables, the comparisons and the target lines; a missed target is reported, never thrown. */
-export function buildReport(
+/** A table per number of connections and variant, then the rounds other programs disturbed. */
+export function formatTables(
   rows: Row[],
-  comparisons: Comparisons[],
-  options: { connections: number[]; durationSeconds: number; rounds: number; profile: boolean },
-) {
+  options: { connections: number[]; variants: Variant[]; durationSeconds: number; rounds: number; profile: boolean },
+): string {
   const lines: string[] = [];
   for (const c of options.connections) {
-    lines.push(
-      `message/send, ${c} connection${c === 1 ? '' : 's'}, ${options.durationSeconds} s each` +
-        `${options.rounds > 1 ? ` (medians of ${options.rounds} rounds)` : ''}${options.profile ? ' - PROFILED, not comparable' : ''}`,
-    );
-    lines.push(formatTable(rows.filter((r) => r.connections === c)), '');
+    for (const variant of options.variants) {
+      const shown = rows.filter((r) => r.connections === c && r.variant === variant);
+      if (!shown.length) continue;
+      lines.push(
+        `${variant}: ${VARIANT_INFO[variant].title} - message/send, ${c} connection${c === 1 ? '' : 's'}, ` +
+          `${options.durationSeconds} s each${options.rounds > 1 ? ` (medians of ${options.rounds} rounds)` : ''}` +
+          `${options.profile ? ' - PROFILED, not comparable' : ''}`,
+      );
+      lines.push(formatTable(shown), '');
+    }
   }
-  // Throughput is judged with the servers saturated (the most connections); the latency a proxy
-  // adds with no queue (the fewest): under saturation a closed loop's latency is connections ÷
-  // throughput, so there it would only measure throughput again.
-  const byConnections = [...comparisons].sort((a, b) => b.connections - a.connections);
-  const loaded = byConnections[0];
-  const unloaded = byConnections[byConnections.length - 1];
-  const ratio = (c: Comparisons) =>
-    c.hubToReferenceThroughput === undefined
-      ? 'n/a'
-      : `${c.hubToReferenceThroughput.toFixed(2)}× (by CPU per answer: ${c.hubToReferenceByCpu?.toFixed(2)}×)`;
-  const added = (c: Comparisons) =>
-    c.proxyAddedLatencyMs
-      ? `p50 ${signed(c.proxyAddedLatencyMs.p50)} ms, p99 ${signed(c.proxyAddedLatencyMs.p99)} ms`
-      : 'n/a';
-  for (const c of comparisons) {
-    lines.push(`at ${c.connections} connection(s): hub/reference throughput ${ratio(c)}; proxy adds ${added(c)}`);
-  }
-  const invalid = (c: Comparisons, names: TargetName[]) => names.some((n) => c.invalid.includes(n));
-  const elsewhere = (pick: (c: Comparisons) => string | undefined, judged: Comparisons) => {
-    const shown = comparisons.filter((c) => c !== judged).map((c) => `${c.connections} conn: ${pick(c) ?? 'n/a'}`);
-    return shown.length ? ` (${shown.join(', ')})` : '';
-  };
-  const addedP50 = (c: Comparisons) => (c.proxyAddedLatencyMs ? `${signed(c.proxyAddedLatencyMs.p50)} ms` : undefined);
-  const verdicts: Verdict[] = [
-    {
-      target: `hub ≥ 1.0× reference throughput (at ${loaded.connections} connections)`,
-      value: `${ratio(loaded)}${elsewhere((c) => (c.hubToReferenceThroughput === undefined ? undefined : `${c.hubToReferenceThroughput.toFixed(2)}×`), loaded)}`,
-      result:
-        loaded.hubToReferenceThroughput === undefined
-          ? 'NOT RUN'
-          : invalid(loaded, ['hub', 'reference'])
-            ? 'INVALID'
-            : loaded.hubToReferenceThroughput >= 1
-              ? 'PASS'
-              : 'MISS',
-    },
-    {
-      target: `proxy adds ≤ 1 ms at p50 (at ${unloaded.connections} connection${unloaded.connections === 1 ? '' : 's'})`,
-      value: `${addedP50(unloaded) ?? 'n/a'}${elsewhere(addedP50, unloaded)}`,
-      result: !unloaded.proxyAddedLatencyMs
-        ? 'NOT RUN'
-        : invalid(unloaded, ['remote', 'proxy'])
-          ? 'INVALID'
-          : unloaded.proxyAddedLatencyMs.p50 <= 1
-            ? 'PASS'
-            : 'MISS',
-    },
-  ];
-  lines.push('', 'Targets:');
-  for (const v of verdicts) lines.push(`  ${v.result.padEnd(7)} ${v.target}: ${v.value}`);
   const disturbed = rows.flatMap((r) =>
     r.rounds.flatMap((m, i) =>
       (m.cpu.otherCores ?? 0) > OTHER_CORES_WARNING
-        ? [`round ${i + 1} of ${r.description} at ${r.connections} conn (${m.cpu.otherCores} cores)`]
+        ? [`round ${i + 1} of ${r.key} at ${r.connections} conn (${m.cpu.otherCores} cores)`]
         : [],
     ),
   );
+  const busyIdle = rows.flatMap((r) =>
+    r.rounds.flatMap((m, i) =>
+      m.cpu.idleServers
+        .filter((s) => s.cores > IDLE_SERVER_WARNING)
+        .map((s) => `round ${i + 1} of ${r.key} at ${r.connections} conn: ${s.label} (${s.cores} cores)`),
+    ),
+  );
+  if (busyIdle.length) {
+    lines.push('Servers not under test used the CPU during:', ...busyIdle.map((d) => `  ${d}`));
+    lines.push('(e.g. a hub writing out what it deferred in its own window: that work is in no CPU µs/answer)', '');
+  }
   if (disturbed.length) {
-    lines.push('', 'Other programs used the CPU during:', ...disturbed.map((d) => `  ${d}`));
-    lines.push('Their throughput and latency are understated; CPU µs/answer is less affected.');
+    lines.push('Other programs used the CPU during:', ...disturbed.map((d) => `  ${d}`));
+    lines.push('Their throughput and latency are understated; CPU µs/answer is less affected.', '');
   }
-  if (comparisons.some((c) => c.invalid.length)) {
-    lines.push(
-      '',
-      'Some answers were errors: those figures measure failures, not the service. See errorSamples in the JSON.',
-    );
-  }
-  return { text: lines.join('\n'), verdicts };
-}
-
-function signed(n: number): string {
-  return `${n >= 0 ? '+' : ''}${n.toFixed(2)}`;
+  return lines.join('\n');
 }

@@ -7,12 +7,19 @@
 import { ProcessStats, runChild, RunningServer } from '../support/child-process';
 import { startEchoServer } from './echo-agent';
 import { HubOptions, startHub } from './hub';
+import type { Variant } from './variants';
 
 export type TargetKind = 'echo' | 'hub';
+
+/** What an echo server process serves (default: every variant). */
+export interface EchoOptions {
+  variants?: Variant[];
+}
 
 /** What a target process reports once it listens. */
 export interface TargetInfo {
   pid: number;
+  /** http://127.0.0.1:<port> (an echo server serves each variant under its base path). */
   baseUrl: string;
   /** The key to send (hub only). */
   apiKey?: string;
@@ -21,17 +28,17 @@ export interface TargetInfo {
 
 /** What `stats` answers. */
 export interface TargetStats extends ProcessStats {
-  /** Echo servers: message/send requests received, by A2A-Version header. */
-  requestsByVersion?: Record<string, number>;
+  /** Echo servers: message/send requests received per variant, by A2A-Version header. */
+  requestsByVersion?: Partial<Record<Variant, Record<string, number>>>;
   /** TCP connections accepted so far. */
   connections?: number;
 }
 
-async function start(kind: TargetKind, options: HubOptions): Promise<RunningServer<TargetInfo>> {
+async function start(kind: TargetKind, options: HubOptions & EchoOptions): Promise<RunningServer<TargetInfo>> {
   if (kind === 'echo') {
-    const server = await startEchoServer();
+    const server = await startEchoServer(options.variants);
     return {
-      info: { pid: process.pid, baseUrl: server.baseUrl },
+      info: { pid: process.pid, baseUrl: server.origin },
       stats: () => ({ requestsByVersion: server.requestsByVersion(), connections: server.connections() }),
       close: () => server.close(),
     };
@@ -45,5 +52,7 @@ async function start(kind: TargetKind, options: HubOptions): Promise<RunningServ
 }
 
 if (require.main === module) {
-  void runChild(() => start(process.argv[2] as TargetKind, JSON.parse(process.argv[3] ?? '{}') as HubOptions));
+  void runChild(() =>
+    start(process.argv[2] as TargetKind, JSON.parse(process.argv[3] ?? '{}') as HubOptions & EchoOptions),
+  );
 }
