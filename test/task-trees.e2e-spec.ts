@@ -624,7 +624,8 @@ describe('task trees: JSON-RPC API at /tasks, execution engine, streaming, push 
         .set('X-Api-Key', userKey)
         .send({ jsonrpc: '2.0', id: 8, method: 'message/send', params: {} });
       expect(noScope.status).toBe(403);
-      expect(noScope.body).toMatchObject({ id: 8, error: { data: { missing: ['messages'] } } });
+      // The A2A call's error, in the hub's codes (not the task-tree API's, whose -32004 is A2A's UnsupportedOperation).
+      expect(noScope.body).toMatchObject({ id: 8, error: { code: -32043, data: { missing: ['messages'] } } });
       // tasks.* at POST / count against the task-tree API's limit, not the orchestrator's conversation one.
       const listed = await t
         .http()

@@ -19,8 +19,11 @@ export class HttpErrorResponder {
 
   constructor(private readonly routes: RoutePolicies) {}
 
-  /** `jsonRpc`: whether the route speaks JSON-RPC, for callers that know (else the route policies say). */
-  reply(exception: unknown, req: Request, res: Response, jsonRpc = this.routes.isJsonRpc(req)): void {
+  /**
+   * `jsonRpc`: whether the route speaks JSON-RPC with the hub's generic codes, for callers that know
+   * (the A2A lane); else the route policies say, with the route's own code table.
+   */
+  reply(exception: unknown, req: Request, res: Response, jsonRpc?: boolean): void {
     const error = toDomainError(exception);
     this.log(error, exception, req.id);
     if (res.headersSent) {
@@ -32,9 +35,10 @@ export class HttpErrorResponder {
     if (error.code === ErrorCode.UNAUTHENTICATED) res.setHeader('WWW-Authenticate', 'Bearer realm="switchboard"');
     const writeOwn = this.routes.errorWriterFor(req);
     if (writeOwn) return writeOwn(error, res);
-    if (jsonRpc) {
+    if (jsonRpc ?? this.routes.isJsonRpc(req)) {
       const httpStatus = isTransportLevel(error.code) ? status : HttpStatus.OK;
-      res.status(httpStatus).json(jsonRpcErrorResponse(error, jsonRpcIdOf(req.body), this.routes.jsonRpcCodes(req)));
+      const codes = jsonRpc === undefined ? this.routes.jsonRpcCodes(req) : undefined;
+      res.status(httpStatus).json(jsonRpcErrorResponse(error, jsonRpcIdOf(req.body), codes));
       return;
     }
     res.status(status).json(httpErrorBody(error, req.id));
