@@ -1,62 +1,12 @@
-import { TaskState } from '@a2a-js/sdk';
-import { AgentEvent, AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import type { AgentProfile } from '../src/a2a/agent-profile';
 import { AgentHost } from '../src/a2a/hosting/agent-host';
 import { A2aTaskRepository } from '../src/a2a/store/a2a-task.repository';
+import { StreamingTaskEchoExecutor } from './support/echo-agents';
 import { RemoteAgent, startLightsAgent } from './support/remote-agents';
 import { messageSend, registerAgent, startTestApp, TEST_ADMIN_KEY, TestApp } from './support/test-app';
-
-/** A local agent as the SDK's samples are written: task, working, an artifact, completed. */
-class StreamingTaskAgent implements AgentExecutor {
-  async execute(request: RequestContext, bus: ExecutionEventBus): Promise<void> {
-    const { taskId, contextId } = request;
-    const status = (state: TaskState) => ({ state, message: undefined, timestamp: new Date().toISOString() });
-    bus.publish(
-      AgentEvent.task({
-        id: taskId,
-        contextId,
-        status: status(TaskState.TASK_STATE_SUBMITTED),
-        history: [request.userMessage],
-        artifacts: [],
-        metadata: undefined,
-      }),
-    );
-    bus.publish(
-      AgentEvent.statusUpdate({ taskId, contextId, status: status(TaskState.TASK_STATE_WORKING), metadata: undefined }),
-    );
-    bus.publish(
-      AgentEvent.artifactUpdate({
-        taskId,
-        contextId,
-        artifact: {
-          artifactId: 'answer',
-          name: '',
-          description: '',
-          parts: [{ content: { $case: 'text', value: 'done' }, metadata: undefined, filename: '', mediaType: '' }],
-          metadata: undefined,
-          extensions: [],
-        },
-        append: false,
-        lastChunk: true,
-        metadata: undefined,
-      }),
-    );
-    bus.publish(
-      AgentEvent.statusUpdate({
-        taskId,
-        contextId,
-        status: status(TaskState.TASK_STATE_COMPLETED),
-        metadata: undefined,
-      }),
-    );
-    bus.finished();
-  }
-
-  async cancelTask(): Promise<void> {}
-}
 
 const TASK_AGENT: AgentProfile = {
   id: 'tasker',
@@ -95,7 +45,7 @@ describe('A2A hot path: no PostgreSQL before the answer (e2e)', () => {
     });
     lights = await startLightsAgent();
     await registerAgent(t, lights.baseUrl, 'lights');
-    t.app.get(AgentHost).host({ profile: TASK_AGENT, executor: new StreamingTaskAgent() });
+    t.app.get(AgentHost).host({ profile: TASK_AGENT, executor: new StreamingTaskEchoExecutor() });
     Client.prototype.query = function (this: Client, ...args: unknown[]) {
       const config = args[0] as string | { text?: string };
       if (recording) marks.push({ kind: 'statement', sql: typeof config === 'string' ? config : String(config?.text) });
