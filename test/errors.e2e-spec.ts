@@ -137,7 +137,7 @@ describe('error shapes (e2e)', () => {
   });
 
   describe('on a JSON-RPC route', () => {
-    beforeAll(() => t.app.get(RoutePolicies).registerJsonRpc(/^\/api\/keys$/));
+    beforeAll(() => t.app.get(RoutePolicies).addJsonRpc('POST', '/api/keys'));
 
     it('answers malformed JSON with a JSON-RPC -32700 error object over HTTP 200', async () => {
       const res = await t

@@ -3,6 +3,7 @@ import { Controller, Delete, Get, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CurrentPrincipal } from '../platform/auth/auth.decorators';
+import { JsonRpcEndpoint } from '../platform/http/json-rpc-endpoint.decorator';
 import type { Principal } from '../platform/auth/principal';
 import { McpSessions } from './mcp-sessions';
 
@@ -16,7 +17,9 @@ import { McpSessions } from './mcp-sessions';
 export class McpHttpController {
   constructor(private readonly sessions: McpSessions) {}
 
+  /** Errors before the transport (no key, bad JSON, too large) answer in JSON-RPC, as MCP clients read them. */
   @Post()
+  @JsonRpcEndpoint()
   async post(@CurrentPrincipal() principal: Principal, @Req() req: Request, @Res() res: Response): Promise<void> {
     const id = sessionIdOf(req);
     if (id) return this.continue(id, principal, req, res);

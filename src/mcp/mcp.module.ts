@@ -1,6 +1,5 @@
-import { Module, OnModuleInit } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { A2aModule } from '../a2a/a2a.module';
-import { RoutePolicies } from '../platform/http/route-policies';
 import { RegistryModule } from '../registry/registry.module';
 import { McpHttpController } from './mcp-http.controller';
 import { McpServerFactory } from './mcp-server.factory';
@@ -16,11 +15,4 @@ import { McpToolsService } from './mcp-tools.service';
   controllers: [McpHttpController],
   providers: [McpToolsService, McpServerFactory, McpSessions],
 })
-export class McpModule implements OnModuleInit {
-  constructor(private readonly routes: RoutePolicies) {}
-
-  onModuleInit(): void {
-    // Errors before the transport (no key, bad JSON, too large) answer in JSON-RPC, as MCP clients read them.
-    this.routes.registerJsonRpc(/^\/mcp\/?$/);
-  }
-}
+export class McpModule {}

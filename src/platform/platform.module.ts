@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { HttpErrorResponder } from './errors/http-error.responder';
 import { GrpcRuntime } from './grpc/grpc-runtime';
 import { HttpEdge } from './http/http-edge';
@@ -13,6 +14,7 @@ import { HttpMetrics } from './metrics/http-metrics';
  */
 @Global()
 @Module({
+  imports: [DiscoveryModule],
   providers: [RoutePolicies, HttpErrorResponder, HttpMetrics, HttpEdge, GrpcRuntime, ShutdownService, JsonBodyParser],
   exports: [RoutePolicies, HttpErrorResponder, GrpcRuntime, ShutdownService, JsonBodyParser],
 })

@@ -3,7 +3,6 @@ import { A2aModule } from '../a2a/a2a.module';
 import { AgentHost } from '../a2a/hosting/agent-host';
 import { OrchestrationModule } from '../orchestration/orchestration.module';
 import { AuthCoreModule } from '../platform/auth/auth-core.module';
-import { RoutePolicies } from '../platform/http/route-policies';
 import { ExecutionRepository } from './engine/execution.repository';
 import { TaskEngine } from './engine/task-engine';
 import { TaskEventStreams } from './engine/task-event-streams';
@@ -12,7 +11,6 @@ import { TaskExecutorRegistry } from './executors/task-executor.registry';
 import { TaskPushNotifier } from './push/task-push.notifier';
 import { A2aTaskRecordsController } from './records/a2a-task-records.controller';
 import { A2aTaskRecordsService } from './records/a2a-task-records.service';
-import { taskRpcCodeFor } from './rpc/task-rpc-codes';
 import { TaskRpcMethods } from './rpc/task-rpc.methods';
 import { TaskEventsGateway } from './rpc/task-events.gateway';
 import { TasksRpcController } from './rpc/tasks-rpc.controller';
@@ -49,7 +47,6 @@ import { WORKFLOW_PROFILE } from './workflow/workflow.profile';
 })
 export class TaskHostModule implements OnModuleInit {
   constructor(
-    private readonly routes: RoutePolicies,
     private readonly host: AgentHost,
     private readonly trees: TaskTreeService,
     private readonly executions: TaskExecutionService,
@@ -61,7 +58,5 @@ export class TaskHostModule implements OnModuleInit {
       profile: WORKFLOW_PROFILE,
       executor: new WorkflowExecutor(this.trees, this.executions, this.streams),
     });
-    this.routes.registerJsonRpc(/^\/tasks\/?$/, taskRpcCodeFor);
-    this.routes.registerJsonRpc(/^\/$/, taskRpcCodeFor);
   }
 }

@@ -21,7 +21,9 @@ describe('bufferedResponse', () => {
     expect(Buffer.from(await (make('abc') as Response & { bytes(): Promise<Uint8Array> }).bytes()).toString()).toBe(
       'abc',
     );
-    const reader = make('streamed').body!.getReader();
+    const streamed = make('streamed');
+    expect(streamed.body).toBe(streamed.body); // one stream, as a Response has
+    const reader = streamed.body!.getReader();
     const chunks: Uint8Array[] = [];
     for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
     expect(Buffer.concat(chunks).toString()).toBe('streamed');

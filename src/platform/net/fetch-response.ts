@@ -72,6 +72,7 @@ function isEventStream(headers: UndiciHeaders): boolean {
 export function bufferedResponse(bytes: Buffer, init: { status: number; headers: UndiciHeaders }): Response {
   const response = new UndiciResponse(null, init);
   let used = false;
+  let stream: ReadableStream<Uint8Array> | undefined;
   const consume = (): Buffer => {
     if (used) throw new TypeError('Body is unusable: Body has already been read');
     used = true;
@@ -81,15 +82,18 @@ export function bufferedResponse(bytes: Buffer, init: { status: number; headers:
   Object.defineProperties(response, {
     bodyUsed: { get: () => used },
     body: {
+      // Made on first use, then the same stream, as a Response's body is.
       get: () => {
-        if (used) return null;
-        const all = consume();
-        return new ReadableStream<Uint8Array>({
-          start(controller) {
-            if (all.length > 0) controller.enqueue(new Uint8Array(all));
-            controller.close();
-          },
-        });
+        if (stream === undefined && !used) {
+          const all = consume();
+          stream = new ReadableStream<Uint8Array>({
+            start(controller) {
+              if (all.length > 0) controller.enqueue(new Uint8Array(all));
+              controller.close();
+            },
+          });
+        }
+        return stream ?? null;
       },
     },
     text: { value: text },

@@ -6,8 +6,10 @@ import type { Principal } from '../../platform/auth/principal';
 import { JsonRpcId } from '../../platform/errors/json-rpc-error.mapping';
 import { idOf, StreamedResult } from '../../platform/json-rpc/json-rpc';
 import { startEventStream } from '../../platform/http/event-stream';
+import { JsonRpcEndpoint } from '../../platform/http/json-rpc-endpoint.decorator';
 import { RateLimit } from '../../platform/rate-limit/rate-limit.decorator';
 import type { TaskEvent } from '../engine/task-events';
+import { taskRpcCodeFor } from './task-rpc-codes';
 import { TaskRpcMethods } from './task-rpc.methods';
 
 const KEEPALIVE_MS = 15_000;
@@ -26,6 +28,7 @@ export class TasksRpcController {
   constructor(private readonly methods: TaskRpcMethods) {}
 
   @Post(['tasks', '/'])
+  @JsonRpcEndpoint({ codes: taskRpcCodeFor })
   @HttpCode(200)
   @ApiProduces('application/json', 'text/event-stream')
   @ApiOkResponse({
