@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { A2aUser } from '../src/a2a/hosting/a2a-user';
 import { A2aTaskRepository } from '../src/a2a/store/a2a-task.repository';
 import { KvTaskStore } from '../src/a2a/store/kv-task.store';
-import { taskRecordKey, TaskPersistenceRecord } from '../src/a2a/store/task-record';
+import { TaskIndexRecovery } from '../src/a2a/store/task-index-recovery';
+import { taskRecordKey, TaskPersistenceRecord, UNINDEXED_TASKS } from '../src/a2a/store/task-record';
 import { Principal } from '../src/platform/auth/principal';
 import { KeyValueStore } from '../src/platform/kv/key-value-store';
 import { startTestApp, TestApp } from './support/test-app';
@@ -131,6 +132,34 @@ describe('A2A task records (e2e)', () => {
     await short.save(task(unfinished, TaskState.TASK_STATE_WORKING), ctx);
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(await short.load(unfinished, ctx)).toBeUndefined();
+  });
+
+  it('indexes what a replica wrote but died before indexing, and owes nothing once a row is in', async () => {
+    const ctx = contextFor('frank');
+    const written = randomUUID();
+    await store().save(task(written, TaskState.TASK_STATE_COMPLETED, [message('kept')]), ctx);
+    await tasks.flushed();
+    const owed = async () => (await kv.flagged(UNINDEXED_TASKS, Date.now(), 1_000)).map((f) => f.key);
+    expect(await owed()).not.toContain(taskRecordKey('agent-a', 'frank', written));
+
+    // A record whose replica was killed between its key-value write and its Postgres row.
+    const orphan = randomUUID();
+    const key = taskRecordKey('agent-a', 'frank', orphan);
+    const record: TaskPersistenceRecord = {
+      taskId: orphan,
+      agentId: 'agent-a',
+      owner: 'frank',
+      task: Task.toJSON(task(orphan, TaskState.TASK_STATE_COMPLETED, [message('orphaned')])),
+      context: null,
+      expiresAtUtc: new Date(Date.now() + 60_000).toISOString(),
+    };
+    const at = Date.now() - 60_000;
+    await kv.set(key, JSON.stringify(record), { ttlMs: 60_000, flag: { set: UNINDEXED_TASKS, at } });
+    expect(await owed()).toContain(key);
+    expect(await t.app.get(TaskIndexRecovery).recover()).toBeGreaterThanOrEqual(1);
+    await tasks.flushed();
+    expect(await tasks.findFinalTask('agent-a', 'frank', orphan)).toMatchObject({ id: orphan });
+    expect(await owed()).not.toContain(key);
   });
 
   it('scopes tasks to their owner and their agent', async () => {

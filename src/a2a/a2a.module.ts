@@ -17,6 +17,7 @@ import { PushConfigRepository } from './push/push-config.repository';
 import { PushSubscriptions } from './push/push-subscriptions';
 import { TaskWebhooks } from './push/task-webhooks';
 import { A2aTaskRepository } from './store/a2a-task.repository';
+import { TaskIndexRecovery } from './store/task-index-recovery';
 import { TaskStores } from './store/task-stores';
 
 /**
@@ -37,6 +38,7 @@ import { TaskStores } from './store/task-stores';
     CancelRelay,
     TaskStores,
     A2aTaskRepository,
+    TaskIndexRecovery,
     AgentPush,
     PushConfigRepository,
     PushSubscriptions,

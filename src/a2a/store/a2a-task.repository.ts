@@ -2,7 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Brackets, DataSource, Repository } from 'typeorm';
 import { WriteBehindQueue } from '../../platform/database/write-behind-queue';
 import { WriteBehindQueues } from '../../platform/database/write-behind-queues';
+import { KeyValueStore } from '../../platform/kv/key-value-store';
 import { A2aTaskEntity } from './entities/a2a-task.entity';
+import { taskRecordKey, UNINDEXED_TASKS } from './task-record';
 
 export interface TaskStateRow {
   agentId: string;
@@ -41,13 +43,23 @@ export class A2aTaskRepository {
   private readonly repo: Repository<A2aTaskEntity>;
   private readonly queue: WriteBehindQueue<QueuedRow>;
 
-  constructor(@Inject(DataSource) dataSource: DataSource, queues: WriteBehindQueues) {
+  constructor(
+    @Inject(DataSource) dataSource: DataSource,
+    queues: WriteBehindQueues,
+    private readonly kv: KeyValueStore,
+  ) {
     this.repo = dataSource.getRepository(A2aTaskEntity);
     this.queue = queues.create<QueuedRow>({
       name: 'a2a_tasks',
       key: (row) => `${row.agentId}\n${row.owner}\n${row.taskId}`,
       merge: (pending, later) => ({ ...(advances(pending, later) ? later : pending), createdAt: pending.createdAt }),
       write: (rows) => this.upsert(rows),
+      // The rows are in (or can never be): their records are no longer owed an index.
+      settled: (rows) =>
+        this.kv.unflag(
+          UNINDEXED_TASKS,
+          rows.map((r) => ({ key: taskRecordKey(r.agentId, r.owner, r.taskId), upTo: r.at.getTime() })),
+        ),
     });
   }
 

@@ -6,7 +6,7 @@ import { KeyValueStore, StoredValue } from '../../platform/kv/key-value-store';
 import { A2aTaskRepository } from './a2a-task.repository';
 import { LiveTask } from './live-tasks';
 import { isTerminal, mergeTasks } from './task-merge';
-import { TaskPersistenceRecord } from './task-record';
+import { TaskPersistenceRecord, UNINDEXED_TASKS } from './task-record';
 
 const MAX_WRITE_ATTEMPTS = 16;
 /** Backoff between attempts: grows with each lost race, with jitter so racing writers spread out. */
@@ -26,8 +26,8 @@ const RUNNING: ReadonlySet<TaskState | undefined> = new Set([
  * waited for: a caller is never told of a state the store does not have. Updates of a running
  * task made by its own execution (working, an artifact) are written a moment later instead -
  * once the events that came with them are handled - so a stream's successive updates cost one
- * write rather than one each. Every write queues the task's Postgres row (new, changed state, or
- * finished), which follows behind the answer.
+ * write rather than one each. A write that changes the task's state (or finishes it) flags its
+ * Postgres row as owed, with the write itself, and queues the row, which follows behind the answer.
  */
 export class TaskRecordWriter {
   private readonly logger = new Logger('TaskStore');
@@ -96,12 +96,18 @@ export class TaskRecordWriter {
         context: entry.context ?? null,
         expiresAtUtc: new Date(Date.now() + this.ttlMs).toISOString(),
       };
-      const written = await this.kv.compareAndSet(key, entry.etag, JSON.stringify(record), { ttlMs: this.ttlMs });
+      const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
+      // Its Postgres row is owed when the task is new, changes state or finishes.
+      const indexed = entry.written !== state || isTerminal(state);
+      const at = Date.now();
+      const written = await this.kv.compareAndSet(key, entry.etag, JSON.stringify(record), {
+        ttlMs: this.ttlMs,
+        flag: indexed ? { set: UNINDEXED_TASKS, at } : undefined,
+      });
       if (written.ok) {
         entry.etag = written.etag;
-        const previous = entry.written;
-        entry.written = task.status?.state;
-        await this.index(owner, task, json, previous);
+        entry.written = state;
+        if (indexed) await this.index(owner, task, json, state, at);
         return;
       }
       // Another writer got there first (or the record is gone): merge with what it wrote.
@@ -122,19 +128,17 @@ export class TaskRecordWriter {
   }
 
   /**
-   * Queues the task's Postgres row when it is new, changes state, or finishes (`json` is the task
-   * as written). The key-value write has succeeded: the row follows a few milliseconds behind.
+   * Queues the task's Postgres row (`json` is the task as written, `at` when). The key-value write,
+   * which flagged the row as owed, has succeeded: the row follows a few milliseconds behind.
    */
-  private async index(owner: string, task: Task, json: unknown, previousState: TaskState | undefined): Promise<void> {
-    const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
-    if (previousState === state && !isTerminal(state)) return;
+  private async index(owner: string, task: Task, json: unknown, state: TaskState, at: number): Promise<void> {
     await this.tasks.recordState({
       agentId: this.agentId,
       owner,
       taskId: task.id,
       contextId: task.contextId,
       state: taskStateToJSON(state),
-      at: new Date(),
+      at: new Date(at),
       finalTask: isTerminal(state) ? json : undefined,
     });
   }

@@ -16,3 +16,10 @@ export interface TaskPersistenceRecord {
 export function taskRecordKey(agentId: string, owner: string, taskId: string): string {
   return `a2a:task:${agentId}:${owner}:${taskId}`;
 }
+
+/**
+ * The key-value flag set of task records whose latest state is not in PostgreSQL yet: flagged with
+ * the record's write, cleared once its row is written (A2aTaskRepository), so records a replica
+ * died before indexing are found and indexed by another (TaskIndexRecovery).
+ */
+export const UNINDEXED_TASKS = 'a2a:tasks:unindexed';

@@ -14,6 +14,11 @@ export interface WriteBehindOptions<T> {
    */
   key?: (item: T) => string;
   merge?: (pending: T, later: T) => T;
+  /**
+   * Runs after items are settled: written, or dropped because the database refuses their data
+   * (not when shutdown gives up on them). Its failure is logged.
+   */
+  settled?: (items: T[]) => Promise<void>;
   /** Milliseconds between the first pending item and its batch being written. */
   delayMs?: number;
   /** Most items in one statement. */
@@ -142,6 +147,7 @@ export class WriteBehindQueue<T> {
       try {
         await this.options.write(batch);
         this.succeeded(batch.length);
+        await this.settle(batch);
         return;
       } catch (error) {
         if (isDataError(error)) return this.writeOneByOne(batch);
@@ -156,6 +162,7 @@ export class WriteBehindQueue<T> {
         try {
           await this.options.write([item]);
           this.succeeded(1);
+          await this.settle([item]);
           break;
         } catch (error) {
           if (!isDataError(error)) {
@@ -165,10 +172,17 @@ export class WriteBehindQueue<T> {
           }
           this.observer?.dropped(this.name, 1);
           this.logger.error(`A row the database refuses was dropped: ${(error as Error).message}`);
+          await this.settle([item]);
           break;
         }
       }
     }
+  }
+
+  private async settle(items: T[]): Promise<void> {
+    await this.options.settled?.(items).catch((error: Error) => {
+      this.logger.warn(`After writing ${items.length} row(s): ${error.message}`);
+    });
   }
 
   private succeeded(items: number): void {

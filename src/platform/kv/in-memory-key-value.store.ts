@@ -1,5 +1,13 @@
 import { newEtag } from './etag';
-import { assertTtl, CompareAndSetResult, Counter, KeyValueStore, StoredValue, WriteOptions } from './key-value-store';
+import {
+  assertTtl,
+  CompareAndSetResult,
+  Counter,
+  Flag,
+  KeyValueStore,
+  StoredValue,
+  WriteOptions,
+} from './key-value-store';
 
 interface Entry {
   value: string;
@@ -16,6 +24,7 @@ const SWEEP_INTERVAL_MS = 30_000;
 export class InMemoryKeyValueStore extends KeyValueStore {
   readonly kind = 'in-process' as const;
   private readonly entries = new Map<string, Entry>();
+  private readonly flags = new Map<string, Map<string, number>>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly now: () => number = Date.now) {
@@ -75,15 +84,35 @@ export class InMemoryKeyValueStore extends KeyValueStore {
     return { count, ttlMs: entry.expiresAt - now };
   }
 
+  async flagged(set: string, before: number, limit: number): Promise<Flag[]> {
+    return [...(this.flags.get(set) ?? [])]
+      .filter(([, at]) => at <= before)
+      .sort((a, b) => a[1] - b[1])
+      .slice(0, limit)
+      .map(([key, at]) => ({ key, at }));
+  }
+
+  async unflag(set: string, flags: { key: string; upTo: number }[]): Promise<void> {
+    const members = this.flags.get(set);
+    if (!members) return;
+    for (const { key, upTo } of flags) if ((members.get(key) ?? Infinity) <= upTo) members.delete(key);
+  }
+
   async ping(): Promise<void> {}
 
   close(): void {
     clearInterval(this.sweeper);
     this.entries.clear();
+    this.flags.clear();
   }
 
   private write(key: string, value: string, options: WriteOptions): string {
     if (options.ttlMs !== undefined) assertTtl(options.ttlMs);
+    if (options.flag) {
+      let members = this.flags.get(options.flag.set);
+      if (!members) this.flags.set(options.flag.set, (members = new Map()));
+      members.set(key, options.flag.at);
+    }
     const etag = newEtag();
     this.entries.set(key, {
       value,

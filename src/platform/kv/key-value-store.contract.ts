@@ -173,6 +173,40 @@ export function describeKeyValueStoreContract(
       });
     });
 
+    describe('flags', () => {
+      it('flags a key with its write, and lists flags up to a time, oldest first', async () => {
+        await store.set('f-a', '1', { flag: { set: 'owed', at: 2_000 } });
+        await store.compareAndSet('f-b', null, '1', { flag: { set: 'owed', at: 1_000 } });
+        await store.set('f-c', '1', { flag: { set: 'other', at: 500 } });
+        await expect(store.flagged('owed', 5_000, 10)).resolves.toEqual([
+          { key: 'f-b', at: 1_000 },
+          { key: 'f-a', at: 2_000 },
+        ]);
+        await expect(store.flagged('owed', 1_500, 10)).resolves.toEqual([{ key: 'f-b', at: 1_000 }]);
+        await expect(store.flagged('owed', 5_000, 1)).resolves.toHaveLength(1);
+      });
+
+      it('flags nothing when a compare-and-set is refused', async () => {
+        await store.set('f-d', '1');
+        const written = await store.compareAndSet('f-d', 'stale', '2', { flag: { set: 'refused', at: 1 } });
+        expect(written.ok).toBe(false);
+        await expect(store.flagged('refused', Date.now(), 10)).resolves.toEqual([]);
+      });
+
+      it('clears a flag only if it is not newer than what was done', async () => {
+        await store.set('f-e', '1', { flag: { set: 'done', at: 100 } });
+        await store.set('f-f', '1', { flag: { set: 'done', at: 100 } });
+        await store.set('f-f', '2', { flag: { set: 'done', at: 300 } }); // owed again, later
+        await store.unflag('done', [
+          { key: 'f-e', upTo: 100 },
+          { key: 'f-f', upTo: 200 },
+          { key: 'never-flagged', upTo: 1_000 },
+        ]);
+        await expect(store.flagged('done', 1_000, 10)).resolves.toEqual([{ key: 'f-f', at: 300 }]);
+        await store.unflag('done', []);
+      });
+    });
+
     it('keeps namespaces apart', async () => {
       const other = await env.isolated();
       await store.set('shared-name', 'mine');

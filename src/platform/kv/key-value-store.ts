@@ -7,6 +7,18 @@ export interface StoredValue {
 export interface WriteOptions {
   /** Time to live in milliseconds; omit to keep the value until it is deleted. */
   ttlMs?: number;
+  /**
+   * With the write, and only if it is made, flag the key in the set `set` at time `at` (ms since
+   * the epoch; a later flag replaces an earlier one): work still owed for the key that must not
+   * be forgotten if this process dies before doing it (see `flagged`, `unflag`).
+   */
+  flag?: { set: string; at: number };
+}
+
+/** A key flagged in a set, and when. */
+export interface Flag {
+  key: string;
+  at: number;
 }
 
 export type CompareAndSetResult = { ok: true; etag: string } | { ok: false; current: StoredValue | null };
@@ -72,6 +84,12 @@ export abstract class KeyValueStore {
    * disappears when the window ends (a fixed window, as rate limits need).
    */
   abstract increment(key: string, windowMs: number): Promise<Counter>;
+
+  /** The keys flagged in `set` at or before `before` (ms since the epoch), oldest first, at most `limit`. */
+  abstract flagged(set: string, before: number, limit: number): Promise<Flag[]>;
+
+  /** Clears each key's flag in `set` if it was set at or before `upTo` (a newer flag stays). */
+  abstract unflag(set: string, flags: { key: string; upTo: number }[]): Promise<void>;
 
   /** Throws if the backend is unreachable; for health checks. */
   abstract ping(): Promise<void>;

@@ -2,12 +2,22 @@ import { createHash } from 'node:crypto';
 import { ErrorReply } from 'redis';
 import { RedisClient, RedisConnection } from '../redis/redis-connection';
 import { newEtag } from './etag';
-import { assertTtl, CompareAndSetResult, Counter, KeyValueStore, StoredValue, WriteOptions } from './key-value-store';
+import {
+  assertTtl,
+  CompareAndSetResult,
+  Counter,
+  Flag,
+  KeyValueStore,
+  StoredValue,
+  WriteOptions,
+} from './key-value-store';
 
 /** Each entry is a hash {v: value, e: etag}; scripts keep value, etag and expiry consistent. */
+/** KEYS[2], when given, is a flag set: the write adds ARGV (the member, then the score) to it. */
 const SET = `
 redis.call('HSET', KEYS[1], 'v', ARGV[1], 'e', ARGV[2])
 if ARGV[3] ~= '' then redis.call('PEXPIRE', KEYS[1], ARGV[3]) else redis.call('PERSIST', KEYS[1]) end
+if KEYS[2] then redis.call('ZADD', KEYS[2], ARGV[5], ARGV[4]) end
 return 1`;
 
 const COMPARE_AND_SET = `
@@ -19,6 +29,7 @@ if (current == false and expected ~= '') or (current ~= false and current ~= exp
 end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'e', ARGV[3])
 if ARGV[4] ~= '' then redis.call('PEXPIRE', KEYS[1], ARGV[4]) else redis.call('PERSIST', KEYS[1]) end
+if KEYS[2] then redis.call('ZADD', KEYS[2], ARGV[6], ARGV[5]) end
 return {1}`;
 
 const GET_AND_RENEW = `
@@ -52,11 +63,20 @@ class Script {
   }
 }
 
+/** Removes each member (ARGV pairs: member, then the latest score to remove) whose score is no later. */
+const UNFLAG = `
+for i = 1, #ARGV, 2 do
+  local score = redis.call('ZSCORE', KEYS[1], ARGV[i])
+  if score and tonumber(score) <= tonumber(ARGV[i + 1]) then redis.call('ZREM', KEYS[1], ARGV[i]) end
+end
+return 1`;
+
 const scripts = {
   set: new Script(SET),
   cas: new Script(COMPARE_AND_SET),
   increment: new Script(INCREMENT),
   getAndRenew: new Script(GET_AND_RENEW),
+  unflag: new Script(UNFLAG),
 };
 
 /** Redis adapter: atomic through Lua scripts, shared by every replica. */
@@ -87,7 +107,8 @@ export class RedisKeyValueStore extends KeyValueStore {
   async set(key: string, value: string, options: WriteOptions = {}): Promise<string> {
     const ttl = ttlArg(options);
     const etag = newEtag();
-    await this.redis.run((c) => scripts.set.run(c, [this.key(key)], [value, etag, ttl]));
+    const [keys, flag] = this.flagArgs(key, options);
+    await this.redis.run((c) => scripts.set.run(c, keys, [value, etag, ttl, ...flag]));
     return etag;
   }
 
@@ -103,8 +124,9 @@ export class RedisKeyValueStore extends KeyValueStore {
   ): Promise<CompareAndSetResult> {
     const ttl = ttlArg(options);
     const etag = newEtag();
+    const [keys, flag] = this.flagArgs(key, options);
     const reply = (await this.redis.run((c) =>
-      scripts.cas.run(c, [this.key(key)], [expectedEtag ?? '', value, etag, ttl]),
+      scripts.cas.run(c, keys, [expectedEtag ?? '', value, etag, ttl, ...flag]),
     )) as [number, string?, string?];
     if (reply[0] === 1) return { ok: true, etag };
     return { ok: false, current: reply.length === 3 ? { value: reply[1]!, etag: reply[2]! } : null };
@@ -116,6 +138,19 @@ export class RedisKeyValueStore extends KeyValueStore {
       scripts.increment.run(c, [this.key(key)], [String(windowMs), newEtag()]),
     )) as [number, number];
     return { count, ttlMs };
+  }
+
+  async flagged(set: string, before: number, limit: number): Promise<Flag[]> {
+    const members = await this.redis.run((c) =>
+      c.zRangeByScoreWithScores(this.flagSet(set), '-inf', before, { LIMIT: { offset: 0, count: limit } }),
+    );
+    return members.map(({ value, score }) => ({ key: value, at: score }));
+  }
+
+  async unflag(set: string, flags: { key: string; upTo: number }[]): Promise<void> {
+    if (flags.length === 0) return;
+    const args = flags.flatMap(({ key, upTo }) => [key, String(upTo)]);
+    await this.redis.run((c) => scripts.unflag.run(c, [this.flagSet(set)], args));
   }
 
   async ping(): Promise<void> {
@@ -132,6 +167,20 @@ export class RedisKeyValueStore extends KeyValueStore {
 
   private key(key: string): string {
     return `${this.prefix}kv:${key}`;
+  }
+
+  private flagSet(set: string): string {
+    return `${this.prefix}flags:${set}`;
+  }
+
+  /** The script's keys (the value's, and the flag set's if any) and the flag's arguments. */
+  private flagArgs(key: string, options: WriteOptions): [string[], string[]] {
+    const flag = options.flag;
+    if (!flag) return [[this.key(key)], []];
+    return [
+      [this.key(key), this.flagSet(flag.set)],
+      [key, String(flag.at)],
+    ];
   }
 }
 
