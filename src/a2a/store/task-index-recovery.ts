@@ -1,9 +1,8 @@
-import { Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
+import { Task } from '@a2a-js/sdk';
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { KeyValueStore } from '../../platform/kv/key-value-store';
 import { A2aTaskRepository } from './a2a-task.repository';
-import { isTerminal } from './task-merge';
-import { TaskPersistenceRecord, UNINDEXED_TASKS } from './task-record';
+import { indexRowOf, TaskPersistenceRecord, UNINDEXED_TASKS } from './task-record';
 
 /** A replica indexes a record within milliseconds of writing it: a flag older than this was left by one that stopped. */
 const GRACE_MS = 30_000;
@@ -50,17 +49,9 @@ export class TaskIndexRecovery implements OnApplicationBootstrap, BeforeApplicat
         continue;
       }
       const record = JSON.parse(stored.value) as TaskPersistenceRecord;
-      const task = Task.fromJSON(record.task);
-      const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
-      await this.tasks.recordState({
-        agentId: record.agentId,
-        owner: record.owner,
-        taskId: record.taskId,
-        contextId: task.contextId,
-        state: taskStateToJSON(state),
-        at: new Date(at),
-        finalTask: isTerminal(state) ? record.task : undefined,
-      });
+      await this.tasks.recordState(
+        indexRowOf(record.agentId, record.owner, Task.fromJSON(record.task), record.task, at),
+      );
       recovered++;
     }
     if (recovered > 0) this.logger.warn(`Indexing ${recovered} task(s) that a stopped replica had not indexed`);

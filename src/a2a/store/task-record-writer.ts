@@ -1,4 +1,4 @@
-import { Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
+import { Task, TaskState } from '@a2a-js/sdk';
 import { Logger } from '@nestjs/common';
 import { DomainError } from '../../platform/errors/domain-error';
 import { ErrorCode } from '../../platform/errors/error-code';
@@ -6,7 +6,7 @@ import { KeyValueStore, StoredValue } from '../../platform/kv/key-value-store';
 import { A2aTaskRepository } from './a2a-task.repository';
 import { LiveTask } from './live-tasks';
 import { isTerminal, mergeTasks } from './task-merge';
-import { TaskPersistenceRecord, UNINDEXED_TASKS } from './task-record';
+import { indexRowOf, TaskPersistenceRecord, UNINDEXED_TASKS } from './task-record';
 
 const MAX_WRITE_ATTEMPTS = 16;
 /** Backoff between attempts: grows with each lost race, with jitter so racing writers spread out. */
@@ -107,7 +107,8 @@ export class TaskRecordWriter {
       if (written.ok) {
         entry.etag = written.etag;
         entry.written = state;
-        if (indexed) await this.index(owner, task, json, state, at);
+        // The write flagged the row as owed: it follows a few milliseconds behind.
+        if (indexed) await this.tasks.recordState(indexRowOf(this.agentId, owner, task, json, at));
         return;
       }
       // Another writer got there first (or the record is gone): merge with what it wrote.
@@ -125,21 +126,5 @@ export class TaskRecordWriter {
       }
     }
     throw new DomainError(ErrorCode.CONFLICT, `Task ${entry.task?.id} is being updated concurrently; try again`);
-  }
-
-  /**
-   * Queues the task's Postgres row (`json` is the task as written, `at` when). The key-value write,
-   * which flagged the row as owed, has succeeded: the row follows a few milliseconds behind.
-   */
-  private async index(owner: string, task: Task, json: unknown, state: TaskState, at: number): Promise<void> {
-    await this.tasks.recordState({
-      agentId: this.agentId,
-      owner,
-      taskId: task.id,
-      contextId: task.contextId,
-      state: taskStateToJSON(state),
-      at: new Date(at),
-      finalTask: isTerminal(state) ? json : undefined,
-    });
   }
 }

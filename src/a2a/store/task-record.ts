@@ -1,3 +1,7 @@
+import { Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
+import type { TaskStateRow } from './a2a-task.repository';
+import { isTerminal } from './task-merge';
+
 /**
  * How an A2A task is kept in the key-value store (`a2a:task:{agent}:{owner}:{taskId}`): the task
  * (ProtoJSON), whatever conversation context the agent attached, and when the record expires.
@@ -23,3 +27,17 @@ export function taskRecordKey(agentId: string, owner: string, taskId: string): s
  * died before indexing are found and indexed by another (TaskIndexRecovery).
  */
 export const UNINDEXED_TASKS = 'a2a:tasks:unindexed';
+
+/** The Postgres row of a task as written at `at` (`json`: the task as written, kept whole once it is final). */
+export function indexRowOf(agentId: string, owner: string, task: Task, json: unknown, at: number): TaskStateRow {
+  const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
+  return {
+    agentId,
+    owner,
+    taskId: task.id,
+    contextId: task.contextId,
+    state: taskStateToJSON(state),
+    at: new Date(at),
+    finalTask: isTerminal(state) ? json : undefined,
+  };
+}
