@@ -1,13 +1,20 @@
 import { isAbsolute, resolve } from 'node:path';
 import { EnvironmentVariables, LogLevel } from './environment';
 
+/** What a JSON document may hold, checked before it is parsed (see platform/http/json-limits). */
+export interface JsonLimits {
+  maxDepth: number;
+  maxItems: number;
+  maxStringBytes: number;
+}
+
 /**
  * The typed configuration every module injects. Built once from the validated environment;
  * nothing else in the code base reads process.env.
  */
 export class AppConfig {
   readonly env: EnvironmentVariables['NODE_ENV'];
-  readonly http: { host: string; port: number; maxBodyBytes: number };
+  readonly http: { host: string; port: number; maxBodyBytes: number; json: JsonLimits };
   readonly grpc: { host: string; port: number };
   /** The unauthenticated /metrics listener's port; 0: none. */
   readonly metricsPort: number;
@@ -27,6 +34,14 @@ export class AppConfig {
   readonly dataDir: string;
   readonly publicEndpoints: { url?: string; grpcAddress?: string; trustProxy: boolean };
   readonly a2a: { taskTtlSeconds: number };
+  /** Days each kind of record is kept (0: forever), and how often they are pruned (0: never). */
+  readonly retention: {
+    a2aTaskDays: number;
+    routingLogDays: number;
+    taskTreeDays: number;
+    pushDeliveryDays: number;
+    intervalSeconds: number;
+  };
   readonly outbound: { allowPrivateNetworks: boolean; timeoutMs: number };
   readonly registry: { healthCheckIntervalSeconds: number; remoteAgentTimeoutMs: number };
   readonly secretsKey?: string;
@@ -56,7 +71,12 @@ export class AppConfig {
   constructor(env: EnvironmentVariables) {
     this.env = env.NODE_ENV;
     this.dataDir = isAbsolute(env.DATA_DIR) ? env.DATA_DIR : resolve(process.cwd(), env.DATA_DIR);
-    this.http = { host: env.HOST, port: env.PORT, maxBodyBytes: env.MAX_BODY_BYTES };
+    this.http = {
+      host: env.HOST,
+      port: env.PORT,
+      maxBodyBytes: env.MAX_BODY_BYTES,
+      json: { maxDepth: env.JSON_MAX_DEPTH, maxItems: env.JSON_MAX_ITEMS, maxStringBytes: env.JSON_MAX_STRING_BYTES },
+    };
     this.grpc = { host: env.HOST, port: env.GRPC_PORT };
     this.metricsPort = env.METRICS_PORT;
     const common = {
@@ -85,6 +105,13 @@ export class AppConfig {
       trustProxy: env.TRUST_PROXY,
     };
     this.a2a = { taskTtlSeconds: env.A2A_TASK_TTL_SECONDS };
+    this.retention = {
+      a2aTaskDays: env.A2A_TASK_RETENTION_DAYS,
+      routingLogDays: env.ROUTING_LOG_RETENTION_DAYS,
+      taskTreeDays: env.TASK_TREE_RETENTION_DAYS,
+      pushDeliveryDays: env.PUSH_DELIVERY_RETENTION_DAYS,
+      intervalSeconds: env.RETENTION_INTERVAL_SECONDS,
+    };
     const allowPrivate = env.ALLOW_PRIVATE_NETWORK_TARGETS;
     this.outbound = {
       allowPrivateNetworks: allowPrivate === 'auto' ? this.database.mode === 'embedded' : allowPrivate === 'true',

@@ -135,6 +135,27 @@ export class EnvironmentVariables {
   @Max(64 * 1024 * 1024)
   MAX_BODY_BYTES = 1024 * 1024;
 
+  /** Deepest nesting of arrays and objects accepted in a JSON body, gRPC Struct or WebSocket frame. */
+  @EnvInt()
+  @IsInt()
+  @Min(8)
+  @Max(1_000)
+  JSON_MAX_DEPTH = 64;
+
+  /** Most elements in one JSON array, or members in one object. */
+  @EnvInt()
+  @IsInt()
+  @Min(100)
+  @Max(10_000_000)
+  JSON_MAX_ITEMS = 10_000;
+
+  /** Longest JSON string, in bytes as sent (an inline file's base64 counts). */
+  @EnvInt()
+  @IsInt()
+  @Min(1_024)
+  @Max(64 * 1024 * 1024)
+  JSON_MAX_STRING_BYTES = 512 * 1024;
+
   @IsIn(LOG_LEVELS)
   LOG_LEVEL: LogLevel = 'info';
 
@@ -174,6 +195,41 @@ export class EnvironmentVariables {
   @Min(60)
   @Max(30 * 86_400)
   A2A_TASK_TTL_SECONDS = 86_400;
+
+  /** Days archived A2A tasks are kept after their last update; 0 keeps them forever. */
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(36_500)
+  A2A_TASK_RETENTION_DAYS = 90;
+
+  /** Days routing decisions are kept; 0 keeps them forever. */
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(36_500)
+  ROUTING_LOG_RETENTION_DAYS = 30;
+
+  /** Days finished task trees (and their tasks) are kept after they end; 0 keeps them forever. */
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(36_500)
+  TASK_TREE_RETENTION_DAYS = 30;
+
+  /** Days push-notification delivery records are kept; 0 keeps them forever. */
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(36_500)
+  PUSH_DELIVERY_RETENTION_DAYS = 7;
+
+  /** Seconds between pruning runs (one replica at a time); 0 turns pruning off. */
+  @EnvInt()
+  @IsInt()
+  @Min(0)
+  @Max(604_800)
+  RETENTION_INTERVAL_SECONDS = 3_600;
 
   /** May the hub call private-network and loopback addresses? auto: yes on the embedded defaults, no with DATABASE_URL. */
   @IsIn(['auto', 'true', 'false'])
