@@ -7,6 +7,7 @@ import { AppConfig } from '../../platform/config/app-config';
 import { AgentCardFactory } from '../card/agent-card.factory';
 import { HubEndpointsResolver } from '../card/hub-endpoints';
 import { jsonRpcPreflight, restPreflight } from '../http/protocol-preflight';
+import { jsonBody } from '../../platform/http/json-body.middleware';
 import { AgentPush } from '../push/agent-push';
 import { KvTaskStore } from '../store/kv-task.store';
 import { TaskStores } from '../store/task-stores';
@@ -75,10 +76,10 @@ export class HostedAgentFactory {
       contextBuilder: contextFor(() => agentId, transport),
       legacyCompat: { enabled: true },
     });
-    const maxBodyBytes = this.config.http.maxBodyBytes;
+    const body = jsonBody(this.config.http.maxBodyBytes, this.config.http.json);
     const router = Router();
-    router.use('/v1', jsonRpcPreflight(maxBodyBytes), jsonRpcHandler(options('jsonrpc')));
-    router.use('/json', restPreflight(maxBodyBytes), restHandler(options('rest')));
+    router.use('/v1', jsonRpcPreflight(body), jsonRpcHandler(options('jsonrpc')));
+    router.use('/json', restPreflight(body), restHandler(options('rest')));
     return router;
   }
 }

@@ -1,12 +1,10 @@
 import { isLegacyJsonRpcMethod, isV1JsonRpcMethod } from '@a2a-js/sdk/compat/v0_3';
 import { toLegacyHTTPError } from '@a2a-js/sdk/compat/v0_3/server';
 import { RequestMalformedError, restStatusFor, toRestErrorBody } from '@a2a-js/sdk/errors';
-import { json } from 'express';
 import type { Request, RequestHandler, Response } from 'express';
 import { ErrorCode } from '../../platform/errors/error-code';
-import { JSON_TYPES } from '../../platform/http/json-body.middleware';
 import { httpStatusFor } from '../../platform/errors/http-error.mapping';
-import { isTransportLevel, JsonRpcCode } from '../../platform/errors/json-rpc-error.mapping';
+import { isTransportLevel, JsonRpcCode, jsonRpcCodeFor } from '../../platform/errors/json-rpc-error.mapping';
 import { envelopeProblem, idOf, jsonRpcError, JsonRpcReply } from '../../platform/json-rpc/json-rpc';
 import { toDomainError } from '../../platform/errors/to-domain-error';
 import { tolerateFieldClients } from './field-client-tolerance';
@@ -27,30 +25,24 @@ export function requestedVersion(req: Request): '0.3' | '1.0' {
  * and the params' types (-32602 instead of the SDK's internal error for, say, a numeric task id).
  * One middleware, not one per step: each express layer costs every message its dispatch.
  */
-export function jsonRpcPreflight(maxBodyBytes: number): RequestHandler {
-  const parse = json({ limit: maxBodyBytes, type: JSON_TYPES, strict: false });
+export function jsonRpcPreflight(parse: RequestHandler): RequestHandler {
   return (req, res, next) =>
     parse(req, res, (error?: unknown) => {
-      if (error) return answerJsonRpcParseError(error, res);
+      if (error) return answerJsonRpcParseError(error, req, res);
       const problem = jsonRpcProblem(req);
       if (problem) res.status(200).json(problem);
       else next();
     });
 }
 
-function answerJsonRpcParseError(error: unknown, res: Response): void {
+/** A body that could not be read: -32700 when it is not JSON, else the code of what refused it (a limit, its text). */
+function answerJsonRpcParseError(error: unknown, req: Request, res: Response): void {
   const domain = toDomainError(error);
   const status = isTransportLevel(domain.code) ? httpStatusFor(domain.code) : 200;
   const malformed = domain.code === ErrorCode.MALFORMED_REQUEST;
-  res
-    .status(status)
-    .json(
-      jsonRpcError(
-        null,
-        malformed ? JsonRpcCode.PARSE_ERROR : JsonRpcCode.INVALID_REQUEST,
-        malformed ? 'Parse error' : domain.message,
-      ),
-    );
+  // The body is parsed when only its text was refused: the answer then carries its id.
+  const id = req.body === undefined ? null : idOf(req.body);
+  res.status(status).json(jsonRpcError(id, jsonRpcCodeFor(domain.code), malformed ? 'Parse error' : domain.message));
 }
 
 /** The JSON-RPC error a parsed request gets before the SDK sees it, if any; fixes what field clients get wrong. */
@@ -73,8 +65,7 @@ function jsonRpcProblem(req: Request): JsonRpcReply | undefined {
  * What runs before the SDK's HTTP+JSON handler: our body limit, with parse errors answered in the
  * REST error format of the requested version (google.rpc.Status for v1.0, the v0.3 shape otherwise).
  */
-export function restPreflight(maxBodyBytes: number): RequestHandler {
-  const parse = json({ limit: maxBodyBytes, type: JSON_TYPES, strict: false });
+export function restPreflight(parse: RequestHandler): RequestHandler {
   return (req, res, next) =>
     parse(req, res, (error?: unknown) => (error ? answerRestParseError(error, req, res) : next()));
 }

@@ -5,9 +5,38 @@ import { AppConfig } from '../config/app-config';
 import { DomainError } from '../errors/domain-error';
 import { ErrorCode } from '../errors/error-code';
 import { toDomainError } from '../errors/to-domain-error';
+import type { JsonLimits } from '../config/app-config';
+import { scanJson, textProblem } from './json-limits';
 
 /** Media types read as JSON bodies. */
 export const JSON_TYPES = ['application/json', 'application/*+json'];
+
+/** Set on a request whose body escapes a NUL or a surrogate (see scanJson). */
+const SUSPECT_TEXT = Symbol('suspectText');
+
+/**
+ * The one reader of JSON request bodies, for every route (Nest's and each agent's A2A endpoints):
+ * up to `maxBodyBytes` (else 413), within the JSON limits (scanJson, before parsing), and with no
+ * text PostgreSQL cannot store (textProblem, after). Errors go to `next` as they come from
+ * body-parser or as DomainErrors; toDomainError reads both.
+ */
+export function jsonBody(maxBodyBytes: number, limits: JsonLimits): RequestHandler {
+  const parse = json({
+    limit: maxBodyBytes,
+    type: JSON_TYPES,
+    strict: false,
+    verify: (req, _res, bytes) => {
+      const scan = scanJson(bytes, limits);
+      if (scan.problem) throw scan.problem;
+      if (scan.suspectText) (req as { [SUSPECT_TEXT]?: boolean })[SUSPECT_TEXT] = true;
+    },
+  });
+  return (req, res, next) =>
+    parse(req, res, (error?: unknown) => {
+      if (error || !(req as { [SUSPECT_TEXT]?: boolean })[SUSPECT_TEXT]) return next(error);
+      next(textProblem(req.body, 'body'));
+    });
+}
 
 /**
  * Reads a request's JSON body (up to MAX_BODY_BYTES) into `req.body`; rejects with the domain
@@ -19,7 +48,7 @@ export class JsonBodyParser {
   private readonly parser: RequestHandler;
 
   constructor(config: AppConfig) {
-    this.parser = json({ limit: config.http.maxBodyBytes, type: JSON_TYPES, strict: false });
+    this.parser = jsonBody(config.http.maxBodyBytes, config.http.json);
   }
 
   async parse(req: Request, res: Response): Promise<void> {
