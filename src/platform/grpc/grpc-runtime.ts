@@ -9,6 +9,7 @@ import { PROTO_DIR } from '../../paths';
 import { AppConfig } from '../config/app-config';
 import { grpcMetricsInterceptor } from '../metrics/grpc-metrics.interceptor';
 import { Metrics } from '../metrics/metrics';
+import { limitGrpcInput } from './grpc-input-limits';
 
 /** Our own services; every file here is loaded, served by Nest controllers and listed by reflection. */
 export const PROTO_FILES = [
@@ -91,6 +92,7 @@ export class GrpcRuntime {
 
   private onServer(server: Server, definition: PackageDefinition): void {
     this.server = server;
+    limitGrpcInput(server, this.config.http.json);
     new ReflectionService(definition).addToServer(server);
     this.health.addToServer(server);
     for (const hook of this.hooks) hook(server, definition);

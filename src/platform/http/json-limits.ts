@@ -103,6 +103,45 @@ export function parseLimitedJson(text: string, limits: JsonLimits, field: string
   return value;
 }
 
+/**
+ * Checks a message decoded from another wire format (a gRPC request) by the same rules: nesting,
+ * items and string length within the limits - `depthAllowance` more levels for the message's own
+ * structure around its JSON (Structs) - and no text PostgreSQL cannot store. Binary fields are
+ * not looked into.
+ */
+export function decodedProblem(value: unknown, limits: JsonLimits, depthAllowance: number): DomainError | undefined {
+  const maxDepth = limits.maxDepth + depthAllowance;
+  const walk = (node: unknown, path: string, depth: number): DomainError | undefined => {
+    if (typeof node === 'string') {
+      if (node.length > limits.maxStringBytes) {
+        return limitError(
+          `${path} is longer than ${limits.maxStringBytes} bytes`,
+          'JSON_MAX_STRING_BYTES',
+          limits.maxStringBytes,
+        );
+      }
+      return UNSTORABLE.test(node) ? textProblem(node, path) : undefined;
+    }
+    if (node === null || typeof node !== 'object' || ArrayBuffer.isView(node)) return undefined;
+    if (depth >= maxDepth) {
+      const what = `${path} nests deeper than ${limits.maxDepth} levels`;
+      return limitError(what, 'JSON_MAX_DEPTH', limits.maxDepth);
+    }
+    const entries = Array.isArray(node) ? node.entries() : Object.entries(node);
+    let count = 0;
+    for (const [key, member] of entries) {
+      if (++count > limits.maxItems) {
+        return limitError(`${path} has more than ${limits.maxItems} items`, 'JSON_MAX_ITEMS', limits.maxItems);
+      }
+      if (typeof key === 'string' && UNSTORABLE.test(key)) return textProblem({ [key]: 0 }, path);
+      const found = walk(member, typeof key === 'number' ? `${path}[${key}]` : `${path}.${key}`, depth + 1);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return walk(value, 'request', 0);
+}
+
 /** What a document over a limit is answered with: 400, JSON-RPC -32600, gRPC INVALID_ARGUMENT. */
 export function limitError(what: string, limit: string, max: number): DomainError {
   return new DomainError(ErrorCode.INVALID_REQUEST, `JSON refused: ${what} (${limit})`, {

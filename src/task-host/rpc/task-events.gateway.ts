@@ -10,6 +10,10 @@ import { keyFromHeaders } from '../../platform/auth/presented-key';
 import { DomainError } from '../../platform/errors/domain-error';
 import { httpStatusFor } from '../../platform/errors/http-error.mapping';
 import { toDomainError } from '../../platform/errors/to-domain-error';
+import { ErrorCode } from '../../platform/errors/error-code';
+import { AppConfig } from '../../platform/config/app-config';
+import { parseLimitedJson } from '../../platform/http/json-limits';
+import { RateLimiter } from '../../platform/rate-limit/rate-limiter';
 import { TaskEventStreams } from '../engine/task-event-streams';
 import { TaskTreeService } from '../task-tree.service';
 import { taskRpcCodeFor } from './task-rpc-codes';
@@ -40,6 +44,8 @@ export class TaskEventsGateway implements OnApplicationBootstrap, BeforeApplicat
     private readonly keys: ApiKeyService,
     private readonly trees: TaskTreeService,
     private readonly streams: TaskEventStreams,
+    private readonly limiter: RateLimiter,
+    private readonly config: AppConfig,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -63,12 +69,15 @@ export class TaskEventsGateway implements OnApplicationBootstrap, BeforeApplicat
     let principal: Principal;
     try {
       principal = await this.keys.authorize(keyFromHeaders(req.headers), ['tasks']);
+      // A connection counts as a task-tree call, as opening the SSE stream (tasks.watch) does.
+      await this.limiter.consume('tasks', principal.keyId);
     } catch (error) {
       const domain = toDomainError(error);
       const status = httpStatusFor(domain.code);
       const body = JSON.stringify({ statusCode: status, code: domain.code, message: domain.message });
+      const retry = domain.retryAfterSeconds === undefined ? '' : `Retry-After: ${domain.retryAfterSeconds}\r\n`;
       socket.end(
-        `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\nContent-Type: application/json\r\n` +
+        `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\nContent-Type: application/json\r\n${retry}` +
           `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       );
       return;
@@ -88,6 +97,7 @@ export class TaskEventsGateway implements OnApplicationBootstrap, BeforeApplicat
     const subscribe = async (taskId: unknown) => {
       if (typeof taskId !== 'string' || taskId === '')
         throw DomainError.validation([{ field: 'root_task_id', reason: 'must be a task id' }]);
+      await this.limiter.consume('tasks', principal.keyId);
       const task = await this.trees.get(principal, taskId);
       if (subscriptions.has(task.rootId)) return;
       if (subscriptions.size >= MAX_SUBSCRIPTIONS)
@@ -107,10 +117,14 @@ export class TaskEventsGateway implements OnApplicationBootstrap, BeforeApplicat
           : Buffer.isBuffer(raw)
             ? raw.toString('utf8')
             : Buffer.from(new Uint8Array(raw)).toString('utf8');
-        message = JSON.parse(text) as ClientMessage;
-      } catch {
-        return send({ event: 'error', data: { code: -32700, message: 'Messages must be JSON' } });
+        message = parseLimitedJson(text, this.config.http.json, 'message') as ClientMessage;
+      } catch (error) {
+        const malformed = toDomainError(error).code === ErrorCode.MALFORMED_REQUEST;
+        return malformed
+          ? send({ event: 'error', data: { code: -32700, message: 'Messages must be JSON' } })
+          : fail(error);
       }
+      if (!message || typeof message !== 'object') message = {};
       const taskId = message.root_task_id ?? message.task_id;
       if (message.action === 'subscribe') return void subscribe(taskId).catch(fail);
       if (message.action === 'unsubscribe' && typeof taskId === 'string') {

@@ -4,6 +4,10 @@ import { Observable } from 'rxjs';
 import { CurrentPrincipal, RequireScopes } from '../../platform/auth/auth.decorators';
 import type { Principal } from '../../platform/auth/principal';
 import { DomainError } from '../../platform/errors/domain-error';
+import { ErrorCode } from '../../platform/errors/error-code';
+import { toDomainError } from '../../platform/errors/to-domain-error';
+import { AppConfig, type JsonLimits } from '../../platform/config/app-config';
+import { parseLimitedJson } from '../../platform/http/json-limits';
 import { RateLimit } from '../../platform/rate-limit/rate-limit.decorator';
 import { validateInput, withoutEmpty } from '../../platform/validation/validate-input';
 import { ExecuteParamsDto, listRequest } from '../dto/task-query.dto';
@@ -38,11 +42,12 @@ export class TasksGrpcController {
     private readonly trees: TaskTreeService,
     private readonly executions: TaskExecutionService,
     private readonly streams: TaskEventStreams,
+    private readonly config: AppConfig,
   ) {}
 
   @GrpcMethod('TaskService', 'CreateTasks')
   async createTasks(@Payload() request: { tasks?: GrpcTaskInput[] }, @CurrentPrincipal() principal: Principal) {
-    const rows = await this.trees.create(principal, parseTaskList(taskInputs(request.tasks)));
+    const rows = await this.trees.create(principal, parseTaskList(taskInputs(request.tasks, this.config.http.json)));
     return {
       id: rows[0].id,
       status: 'pending',
@@ -80,7 +85,7 @@ export class TasksGrpcController {
       ExecuteParamsDto,
       withoutEmpty({ push_notification_config: request.push_notification_config }),
     );
-    const tasks = request.tasks?.length ? parseTaskList(taskInputs(request.tasks)) : undefined;
+    const tasks = request.tasks?.length ? parseTaskList(taskInputs(request.tasks, this.config.http.json)) : undefined;
     const started = await this.executions.execute(principal, {
       taskId: tasks ? undefined : taskIdParam(withoutEmpty({ task_id: request.task_id })),
       tasks,
@@ -126,15 +131,16 @@ export class TasksGrpcController {
   }
 }
 
-function taskInputs(tasks: GrpcTaskInput[] | undefined): unknown[] {
+function taskInputs(tasks: GrpcTaskInput[] | undefined, limits: JsonLimits): unknown[] {
   return (tasks ?? []).map((raw, index) => {
     const task = withoutEmpty(raw);
     const json = (field: 'inputs_json' | 'params_json' | 'schemas_json') => {
       const text = task[field];
       if (text === undefined) return undefined;
       try {
-        return JSON.parse(text) as unknown;
-      } catch {
+        return parseLimitedJson(text, limits, `tasks[${index}].${field}`);
+      } catch (error) {
+        if (toDomainError(error).code !== ErrorCode.MALFORMED_REQUEST) throw error;
         throw DomainError.validation([{ field: `tasks[${index}].${field}`, reason: 'must be JSON' }]);
       }
     };
