@@ -1,5 +1,6 @@
 import { parse as parseCsv } from 'csv-parse/sync';
-import { IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsJsonObject } from '../../platform/validation/is-json-object';
 import { FieldProblem } from '../../platform/errors/domain-error';
 import { validateInput } from '../../platform/validation/validate-input';
 import type { ProductEntity } from '../entities/product.entity';
@@ -33,7 +34,7 @@ class ProductRowDto {
   stock!: number;
 
   @IsOptional()
-  @IsObject()
+  @IsJsonObject()
   attributes?: Record<string, unknown>;
 }
 

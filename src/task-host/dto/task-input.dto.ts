@@ -6,7 +6,6 @@ import {
   IsIn,
   IsInt,
   IsNumber,
-  IsObject,
   IsOptional,
   IsString,
   IsUUID,
@@ -17,6 +16,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { TASK_STATUSES, TaskStatus } from '../entities/task.entity';
+import { IsJsonObject } from '../../platform/validation/is-json-object';
 
 export const MAX_TASKS_PER_BATCH = 100_000;
 
@@ -71,15 +71,15 @@ export class TaskInputDto {
   priority?: number;
 
   @IsOptional()
-  @IsObject()
+  @IsJsonObject()
   inputs?: Record<string, unknown>;
 
   @IsOptional()
-  @IsObject()
+  @IsJsonObject()
   params?: Record<string, unknown>;
 
   @IsOptional()
-  @IsObject()
+  @IsJsonObject()
   schemas?: Record<string, unknown>;
 
   @IsOptional()

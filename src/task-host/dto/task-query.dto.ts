@@ -16,6 +16,9 @@ import { validateInput } from '../../platform/validation/validate-input';
 import { TASK_STATUSES, TaskStatus } from '../entities/task.entity';
 import { LIST_MAX_LIMIT, ListRequest } from '../task-tree.service';
 
+/** The largest tasks.list offset: deeper pages are better reached by narrower filters. */
+export const LIST_MAX_OFFSET = 10_000_000;
+
 /** tasks.list filters (JSON-RPC params, gRPC ListTasksRequest). */
 export class ListParamsDto {
   @IsOptional()
@@ -42,9 +45,11 @@ export class ListParamsDto {
   @Max(LIST_MAX_LIMIT)
   limit?: number;
 
+  /** Bounded so a number past PostgreSQL's bigint is a clear error, not a failed query. */
   @IsOptional()
   @IsInt()
   @Min(0)
+  @Max(LIST_MAX_OFFSET)
   offset?: number;
 }
 

@@ -1,0 +1,190 @@
+import * as grpc from '@grpc/grpc-js';
+import { A2AService } from '@a2a-js/sdk/server/grpc';
+import { rawUnaryError } from './support/grpc-clients';
+import { startTestApp, TEST_ADMIN_KEY, TestApp } from './support/test-app';
+
+/** protobuf: a length-delimited field. */
+function lengthDelimited(field: number, payload: Buffer): Buffer {
+  const length: number[] = [];
+  for (let n = payload.length; ; n >>>= 7) {
+    if (n < 0x80) {
+      length.push(n);
+      break;
+    }
+    length.push((n & 0x7f) | 0x80);
+  }
+  return Buffer.concat([Buffer.from([(field << 3) | 2, ...length]), payload]);
+}
+
+/** A google.protobuf.Struct nested `levels` deep: {"a": {"a": … {}}}, built from the inside out. */
+function deepStruct(levels: number): Buffer {
+  let struct: Buffer = Buffer.alloc(0);
+  for (let i = 0; i < levels; i++) {
+    const value = lengthDelimited(5, struct); // Value.struct_value
+    struct = lengthDelimited(1, Buffer.concat([lengthDelimited(1, Buffer.from('a')), lengthDelimited(2, value)]));
+  }
+  return struct;
+}
+
+/**
+ * The reproductions of issue 16 (hostile bodies that became a 500, a -32603 or a lost record),
+ * kept as regression cases: each must get a clear client error, and the server stays ready.
+ */
+describe('hostile input (e2e)', () => {
+  let t: TestApp;
+  const admin = { 'X-Api-Key': TEST_ADMIN_KEY };
+
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_REGISTRY_PER_MIN: '1000', RATE_LIMIT_CONVERSATION_PER_MIN: '1000' });
+  });
+  afterAll(async () => t?.close());
+  afterEach(async () => {
+    await t.http().get('/health/ready').expect(200);
+  });
+
+  const nested = (levels: number, open = '[', close = ']') => `${open.repeat(levels)}${close.repeat(levels)}`;
+  const objects = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+  const post = (path: string, body: string) =>
+    t.http().post(path).set(admin).set('Content-Type', 'application/json').send(body);
+  const rpc = (path: string, method: string, params: string, id: unknown = 7) =>
+    post(path, `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":"${method}","params":${params}}`);
+
+  describe('nesting deeper than JSON_MAX_DEPTH', () => {
+    it.each([
+      ['/api/conversation', `{"text":"hi","context":${nested(2000)}}`],
+      ['/api/agents', `{"id":"x","base_url":"http://example.com","extra":${objects(10_000)}}`],
+      ['/api/agents/validate', `{"base_url":"http://example.com","extra":${objects(2000)}}`],
+    ])('REST %s → 400 naming the limit', async (path, body) => {
+      const res = await post(path, body).expect(400);
+      expect(res.body).toMatchObject({ code: 'INVALID_REQUEST', details: { limit: 'JSON_MAX_DEPTH', max: 64 } });
+    });
+
+    it('A2A JSON-RPC (nested message metadata) → -32600 with the request id', async () => {
+      const params = `{"message":{"kind":"message","messageId":"m1","role":"user","parts":[{"kind":"text","text":"hi"}],"metadata":${objects(2000)}}}`;
+      const res = await rpc('/api/agents/orchestrator/v1', 'message/send', params).expect(200);
+      expect(res.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+      expect(res.body.error.message).toContain('JSON_MAX_DEPTH');
+    });
+
+    it('task-tree JSON-RPC (tasks.create inputs) → -32600', async () => {
+      const res = await rpc('/tasks', 'tasks.create', `{"name":"x","inputs":${nested(3000)}}`).expect(200);
+      expect(res.body.error.code).toBe(-32600);
+    });
+
+    it('A2A HTTP+JSON → 400 in the version’s error format', async () => {
+      const res = await t
+        .http()
+        .post('/api/agents/orchestrator/json/v1/message:send')
+        .set(admin)
+        .set('A2A-Version', '1.0')
+        .set('Content-Type', 'application/json')
+        .send(`{"message":${nested(500)}}`)
+        .expect(400);
+      expect(JSON.stringify(res.body)).toContain('JSON_MAX_DEPTH');
+    });
+  });
+
+  describe('gRPC requests nested deeper than JSON_MAX_DEPTH → INVALID_ARGUMENT, never INTERNAL', () => {
+    const path = '/lf.a2a.v1.A2AService/SendMessage';
+
+    it('a Struct the decoder can read, but deeper than the limit', async () => {
+      const metadata: Record<string, unknown> = {};
+      let level = metadata;
+      for (let i = 0; i < 500; i++) level = (level.a = {});
+      const bytes = A2AService.sendMessage.requestSerialize({
+        tenant: '',
+        message: undefined,
+        configuration: undefined,
+        metadata,
+      });
+      const error = await rawUnaryError(t.grpcAddress, path, bytes);
+      expect(error?.code).toBe(grpc.status.INVALID_ARGUMENT);
+      expect(error?.details).toContain('JSON_MAX_DEPTH');
+    });
+
+    it('a Struct so deep that decoding it exhausts the stack', async () => {
+      const error = await rawUnaryError(t.grpcAddress, path, lengthDelimited(4, deepStruct(30_000)));
+      expect(error?.code).toBe(grpc.status.INVALID_ARGUMENT);
+      expect(error?.details).toContain('nested too deeply');
+    });
+
+    it('bytes that are not a message of the method’s type', async () => {
+      const error = await rawUnaryError(t.grpcAddress, path, Buffer.from([0x22, 0x7f, 0x01]));
+      expect(error?.code).toBe(grpc.status.INVALID_ARGUMENT);
+    });
+  });
+
+  describe('text PostgreSQL cannot store (NUL, unpaired surrogates) → refused naming the field', () => {
+    it.each([
+      ['tasks/get', '{"id":"a\\u0000b"}', 'params.id'],
+      ['tasks/pushNotificationConfig/get', '{"id":"a\\u0000b"}', 'params.id'],
+      [
+        'message/send',
+        '{"message":{"kind":"message","messageId":"m2","role":"user","parts":[{"kind":"text","text":"x\\u0000y"}]}}',
+        'params.message.parts[0].text',
+      ],
+      [
+        'message/send',
+        '{"message":{"kind":"message","messageId":"m3","role":"user","parts":[{"kind":"text","text":"\\ud800"}]}}',
+        'params.message.parts[0].text',
+      ],
+    ])('A2A %s %s → -32602', async (method, params, field) => {
+      const res = await rpc('/api/agents/orchestrator/v1', method, params).expect(200);
+      expect(res.body).toMatchObject({ id: 7, error: { code: -32602 } });
+      expect(res.body.error.message).toContain(field);
+    });
+
+    it.each([
+      ['tasks.create', '{"name":"x\\u0000"}', 'params.name'],
+      ['tasks.create', '{"name":"x","inputs":{"a":"\\udc00"}}', 'params.inputs.a'],
+      ['tasks.create', '{"name":"x","inputs":{"k\\u0000":1}}', 'params.inputs (a member name)'],
+    ])('%s %s → -32602', async (method, params, field) => {
+      const res = await rpc('/tasks', method, params).expect(200);
+      expect(res.body).toMatchObject({ id: 7, error: { code: -32602 } });
+      expect(res.body.error.message).toContain(field);
+    });
+
+    it('REST → 400 VALIDATION_FAILED with the field', async () => {
+      const res = await post('/api/conversation', '{"text":"hi\\u0000"}').expect(400);
+      expect(res.body).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: { fields: [{ field: 'body.text', reason: expect.stringContaining('NUL') }] },
+      });
+    });
+  });
+
+  describe('task-tree params', () => {
+    it('keeps inputs whose keys are names of Object.prototype members', async () => {
+      for (const key of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+        const inputs = `{"${key}":{"a":1}}`;
+        const created = await rpc('/tasks', 'tasks.create', `{"name":"x","inputs":${inputs},"schemas":${inputs}}`);
+        expect(created.body.error).toBeUndefined();
+        const got = await rpc('/tasks', 'tasks.get', JSON.stringify({ task_id: created.body.result.id }));
+        expect(got.body.result.inputs).toEqual(JSON.parse(inputs));
+        const updated = await rpc(
+          '/tasks',
+          'tasks.update',
+          JSON.stringify({ task_id: created.body.result.id, inputs: { [key]: { b: 2 } } }),
+        );
+        expect(updated.body.error).toBeUndefined();
+        expect(updated.body.result.inputs).toEqual({ [key]: { b: 2 } });
+      }
+    });
+
+    it.each([
+      ['{"offset":1e20}', 'offset'],
+      ['{"offset":-1}', 'offset'],
+      ['{"limit":1e20}', 'limit'],
+      ['{"offset":1.5}', 'offset'],
+    ])('tasks.list %s → -32602 naming %s', async (params, field) => {
+      const res = await rpc('/tasks', 'tasks.list', params).expect(200);
+      expect(res.body).toMatchObject({ id: 7, error: { code: -32602 } });
+      expect(res.body.error.message).toContain(field);
+    });
+
+    it('tasks.create with an out-of-range priority → -32602', async () => {
+      const res = await rpc('/tasks', 'tasks.create', '{"name":"x","priority":1e20}').expect(200);
+      expect(res.body.error.code).toBe(-32602);
+    });
+  });
+});
