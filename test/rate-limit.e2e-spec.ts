@@ -1,4 +1,5 @@
 import { status as GrpcStatus } from '@grpc/grpc-js';
+import WebSocket from 'ws';
 import { call, systemClient, SystemClient } from './support/grpc-clients';
 import { hasRedisServer, PrivateRedis } from './support/private-redis';
 import { startLightsAgent } from './support/remote-agents';
@@ -159,6 +160,34 @@ describe('rate limits (e2e)', () => {
     } finally {
       await open.close();
       await redis.up();
+    }
+  });
+
+  it('counts task-tree WebSocket connections and subscriptions under the tasks limit', async () => {
+    const limited = await startTestApp({ RATE_LIMIT_TASKS_PER_MIN: '2' });
+    const url = `${limited.baseUrl.replace('http', 'ws')}/tasks/ws`;
+    const connect = () =>
+      new Promise<WebSocket>((resolve, reject) => {
+        const socket = new WebSocket(url, { headers: { 'X-Api-Key': TEST_ADMIN_KEY } });
+        socket.once('open', () => resolve(socket));
+        socket.once('unexpected-response', (_req, res) =>
+          reject(new Error(`HTTP ${res.statusCode} retry-after=${res.headers['retry-after']}`)),
+        );
+      });
+    try {
+      const first = await connect(); // 1
+      const next = () =>
+        new Promise<string>((resolve) => first.once('message', (raw: Buffer) => resolve(raw.toString('utf8'))));
+      const answer = next();
+      first.send(JSON.stringify({ action: 'subscribe', root_task_id: 'no-such-task' })); // 2
+      expect(JSON.parse(await answer)).toMatchObject({ event: 'error', data: { code: -32001 } });
+      const refused = next();
+      first.send(JSON.stringify({ action: 'subscribe', root_task_id: 'no-such-task' })); // 3: over
+      expect(JSON.parse(await refused)).toMatchObject({ event: 'error', data: { code: -32029 } });
+      first.close();
+      await expect(connect()).rejects.toThrow(/HTTP 429 retry-after=\d+/);
+    } finally {
+      await limited.close();
     }
   });
 });

@@ -202,6 +202,16 @@ describe('task trees over gRPC (switchboard.v1.TaskService) and WebSocket (e2e)'
         const third = collect(socket, () => true);
         socket.send(JSON.stringify({ action: 'dance' }));
         expect((await third)[0]).toMatchObject({ event: 'error', data: { code: -32600 } });
+        // Frames are read under the JSON limits of request bodies.
+        const fourth = collect(socket, () => true);
+        socket.send(`{"action":"subscribe","extra":${'['.repeat(100)}${']'.repeat(100)}}`);
+        expect((await fourth)[0]).toMatchObject({
+          event: 'error',
+          data: { code: -32600, message: expect.stringContaining('JSON_MAX_DEPTH') },
+        });
+        const fifth = collect(socket, () => true);
+        socket.send('{"action":"subscribe","root_task_id":"a\\u0000b"}');
+        expect((await fifth)[0]).toMatchObject({ event: 'error', data: { code: -32602 } });
         expect(socket.readyState).toBe(WebSocket.OPEN);
       } finally {
         socket.close();
