@@ -1,15 +1,14 @@
-import { MiddlewareConsumer, Module, NestModule, ValidationPipe } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { A2aModule } from './a2a/a2a.module';
 import { AuthModule } from './platform/auth/auth.module';
 import { ConfigModule } from './platform/config/config.module';
 import { DatabaseModule } from './platform/database/database.module';
-import { DomainError } from './platform/errors/domain-error';
 import { AllExceptionsFilter } from './platform/errors/all-exceptions.filter';
-import { validationProblems } from './platform/errors/validation-problems';
 import { EventsModule } from './platform/events/events.module';
 import { HealthModule } from './platform/health/health.module';
 import { JsonBodyMiddleware } from './platform/http/json-body.middleware';
+import { InputValidationPipe } from './platform/validation/input-validation.pipe';
 import { KvModule } from './platform/kv/kv.module';
 import { MetricsModule } from './platform/metrics/metrics.module';
 import { LoggingModule } from './platform/logging/logging.module';
@@ -51,14 +50,7 @@ import { TaskHostModule } from './task-host/task-host.module';
   ],
   providers: [
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
-    {
-      provide: APP_PIPE,
-      useValue: new ValidationPipe({
-        whitelist: true,
-        transform: true,
-        exceptionFactory: (errors) => DomainError.validation(validationProblems(errors)),
-      }),
-    },
+    { provide: APP_PIPE, useClass: InputValidationPipe },
   ],
 })
 export class AppModule implements NestModule {

@@ -90,7 +90,7 @@ describe('hostile input (e2e)', () => {
     it('a Struct the decoder can read, but deeper than the limit', async () => {
       const metadata: Record<string, unknown> = {};
       let level = metadata;
-      for (let i = 0; i < 500; i++) level = (level.a = {});
+      for (let i = 0; i < 500; i++) level = level.a = {};
       const bytes = A2AService.sendMessage.requestSerialize({
         tenant: '',
         message: undefined,
@@ -144,6 +144,14 @@ describe('hostile input (e2e)', () => {
       expect(res.body.error.message).toContain(field);
     });
 
+    it('REST: a member named constructor where only the DTO’s fields belong → 400 naming it', async () => {
+      const res = await post('/api/conversation', '{"text":"hi","context":{"constructor":{"a":1}}}').expect(400);
+      expect(res.body).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: { fields: [{ field: 'context.constructor' }] },
+      });
+    });
+
     it('REST → 400 VALIDATION_FAILED with the field', async () => {
       const res = await post('/api/conversation', '{"text":"hi\\u0000"}').expect(400);
       expect(res.body).toMatchObject({
@@ -172,6 +180,8 @@ describe('hostile input (e2e)', () => {
     });
 
     it.each([
+      ['{"status":{"x":{"constructor":{"a":1}}}}', 'status.x.constructor'],
+      ['{"limit":{"__proto__":{"a":1}}}', 'limit.__proto__'],
       ['{"offset":1e20}', 'offset'],
       ['{"offset":-1}', 'offset'],
       ['{"limit":1e20}', 'limit'],
