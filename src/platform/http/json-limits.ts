@@ -11,6 +11,8 @@ const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
 const LOWER_U = 0x75;
 
+let itemCounts = new Uint32Array(66);
+
 /** What scanning a JSON text found. */
 export interface JsonScan {
   /** A limit the text exceeds, as the error to answer. */
@@ -30,7 +32,9 @@ export interface JsonScan {
  * on what it looks like.
  */
 export function scanJson(bytes: Uint8Array, limits: JsonLimits): JsonScan {
-  const items = new Uint32Array(limits.maxDepth + 2);
+  // The count of items at each level: one array for every scan (it runs to the end undisturbed).
+  if (itemCounts.length < limits.maxDepth + 2) itemCounts = new Uint32Array(limits.maxDepth + 2);
+  const items = itemCounts;
   let depth = 0;
   let suspectText = false;
   const length = bytes.length;
