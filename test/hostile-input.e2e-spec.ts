@@ -114,6 +114,39 @@ describe('hostile input (e2e)', () => {
     });
   });
 
+  describe('A2A version negotiation on gRPC (the SDK’s own check, behind the gate)', () => {
+    const A2AClient = grpc.makeGenericClientConstructor(A2AService, 'A2AService');
+    const getTask = (version: string) => {
+      const client = new A2AClient(t.grpcAddress, grpc.credentials.createInsecure()) as grpc.Client & {
+        getTask: (
+          request: unknown,
+          metadata: grpc.Metadata,
+          callback: (error: grpc.ServiceError | null) => void,
+        ) => void;
+      };
+      const metadata = new grpc.Metadata();
+      metadata.set('x-api-key', TEST_ADMIN_KEY);
+      metadata.set('a2a-version', version);
+      return new Promise<grpc.ServiceError | null>((resolve) =>
+        client.getTask({ tenant: '', id: 'no-such-task', historyLength: undefined }, metadata, (error) => {
+          client.close();
+          resolve(error);
+        }),
+      );
+    };
+
+    it('refuses a version the hub does not serve with FAILED_PRECONDITION and VERSION_NOT_SUPPORTED', async () => {
+      const error = await getTask('0.5');
+      expect(error?.code).toBe(grpc.status.FAILED_PRECONDITION);
+      expect(error?.details).toContain('0.5');
+      expect(error?.metadata.get('grpc-status-details-bin')[0]?.toString('latin1')).toContain('VERSION_NOT_SUPPORTED');
+    });
+
+    it.each(['1.0', '0.3'])('serves %s (the task is then not found)', async (version) => {
+      expect((await getTask(version))?.code).toBe(grpc.status.NOT_FOUND);
+    });
+  });
+
   describe('text PostgreSQL cannot store (NUL, unpaired surrogates) → refused naming the field', () => {
     it.each([
       ['tasks/get', '{"id":"a\\u0000b"}', 'params.id'],
