@@ -117,7 +117,7 @@ describe('hostile input (e2e)', () => {
   describe('A2A version negotiation on gRPC (the SDK’s own check, behind the gate)', () => {
     const A2AClient = grpc.makeGenericClientConstructor(A2AService, 'A2AService');
     const getTask = (version: string) => {
-      const client = new A2AClient(t.grpcAddress, grpc.credentials.createInsecure()) as grpc.Client & {
+      const client = new A2AClient(t.grpcAddress, grpc.credentials.createInsecure()) as unknown as grpc.Client & {
         getTask: (
           request: unknown,
           metadata: grpc.Metadata,
