@@ -3,7 +3,7 @@ import type { AgentProfile } from '../a2a/agent-profile';
 import type { AppConfig } from '../platform/config/app-config';
 import type { AgentChoiceResult, OrchestrationContext } from './orchestration.types';
 import { AgentRouter } from './router/agent-router';
-import { DefaultRouter } from './router/default-router';
+import { pickedAgent } from './router/clarification-answer';
 
 /** What the orchestrator decided to do with a request. */
 export type Plan =
@@ -42,17 +42,15 @@ export class TurnPlanner {
       };
     }
     if (pending?.kind === 'clarification') {
-      const candidates = agents.filter((a) => pending.candidates.includes(a.id));
-      const pick = new DefaultRouter(candidates).route({ text: utterance, multiAgent: false });
-      if (pick.agentId && pick.confidence >= 0.5) {
+      // An answer that picks an agent - offered or not - gets the request the question was about;
+      // anything else is a new request.
+      const offered = pending.candidates.filter((id) => hosted.has(id));
+      const picked = pickedAgent(utterance, offered, agents);
+      if (picked) {
         return {
           kind: 'run',
-          calls: [{ agentId: pick.agentId, text: pending.request }],
-          choice: {
-            agentId: pick.agentId,
-            reasoning: `The user chose ${pick.agentId} when asked`,
-            confidence: pick.confidence,
-          },
+          calls: [{ agentId: picked, text: pending.request }],
+          choice: { agentId: picked, reasoning: `The user chose ${picked} when asked`, confidence: 1 },
           router: 'clarification',
           answersPending: true,
         };

@@ -103,11 +103,12 @@ export class DefaultRouter {
     }
     const candidates = whole.order.slice(0, MAX_CANDIDATES).map((i) => this.ids[i]);
     if (!whole.order.length) {
+      // Nobody to name: the question asks the user to say it another way instead.
       return {
         agentId: '',
         reasoning: 'No agent card matches any word of the request.',
         confidence: 0,
-        candidates: this.ids.slice(0, MAX_CANDIDATES),
+        candidates: [],
       };
     }
     const top = whole.order[0];
