@@ -1,11 +1,16 @@
 import { newEtag } from './etag';
 import {
+  assertBucketRule,
   assertTtl,
   CompareAndSetResult,
   Counter,
   Flag,
   KeyValueStore,
+  parseBucketState,
   StoredValue,
+  takeFromBucket,
+  TokenBucketRule,
+  TokenTake,
   WriteOptions,
 } from './key-value-store';
 
@@ -19,7 +24,8 @@ const SWEEP_INTERVAL_MS = 30_000;
 
 /**
  * In-process adapter: one replica only. Operations are synchronous inside the event loop, which
- * makes compare-and-set and increment atomic. Expired entries are dropped on read and by a sweep.
+ * makes compare-and-set, increment and takeToken atomic. Expired entries are dropped on read and
+ * by a sweep.
  */
 export class InMemoryKeyValueStore extends KeyValueStore {
   readonly kind = 'in-process' as const;
@@ -82,6 +88,13 @@ export class InMemoryKeyValueStore extends KeyValueStore {
     entry.etag = newEtag();
     if (entry.expiresAt === undefined) entry.expiresAt = now + windowMs;
     return { count, ttlMs: entry.expiresAt - now };
+  }
+
+  async takeToken(key: string, rule: TokenBucketRule): Promise<TokenTake> {
+    assertBucketRule(rule);
+    const { next, ...take } = takeFromBucket(parseBucketState(this.live(key)?.value), rule, this.now());
+    if (next) this.write(key, JSON.stringify(next), { ttlMs: take.fullInMs });
+    return take;
   }
 
   async flagged(set: string, before: number, limit: number): Promise<Flag[]> {

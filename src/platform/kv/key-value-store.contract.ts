@@ -173,6 +173,59 @@ export function describeKeyValueStoreContract(
       });
     });
 
+    describe('takeToken', () => {
+      const slow = { capacity: 5, refillPerSecond: 1 / 3600 };
+
+      it('lets exactly the capacity through of many concurrent takes, and counts each down', async () => {
+        const takes = await Promise.all(Array.from({ length: 40 }, () => store.takeToken('bucket-burst', slow)));
+        const allowed = takes.filter((take) => take.allowed);
+        expect(allowed).toHaveLength(5);
+        expect(allowed.map((take) => Math.floor(take.tokens)).sort()).toEqual([0, 1, 2, 3, 4]);
+        for (const refused of takes.filter((take) => !take.allowed)) {
+          expect(refused.tokens).toBeLessThan(1);
+          // About an hour for the next token (a little less as the bucket refills meanwhile).
+          expect(Math.round(refused.retryAfterMs / 60_000)).toBe(60);
+        }
+        await expect(store.takeToken('bucket-burst', slow)).resolves.toMatchObject({ allowed: false });
+      });
+
+      it('refills continuously, up to the capacity', async () => {
+        const fast = { capacity: 2, refillPerSecond: 10 }; // a token every 100 ms
+        expect(await store.takeToken('bucket-refill', fast)).toMatchObject({ allowed: true, retryAfterMs: 0 });
+        expect(await store.takeToken('bucket-refill', fast)).toMatchObject({ allowed: true });
+        const refused = await store.takeToken('bucket-refill', fast);
+        expect(refused.allowed).toBe(false);
+        expect(refused.retryAfterMs).toBeGreaterThan(0);
+        expect(refused.retryAfterMs).toBeLessThanOrEqual(100);
+        expect(refused.fullInMs).toBeLessThanOrEqual(200);
+        await sleep(150);
+        expect(await store.takeToken('bucket-refill', fast)).toMatchObject({ allowed: true });
+        await sleep(1_000); // ten tokens' worth: the bucket holds two
+        expect(await store.takeToken('bucket-refill', fast)).toMatchObject({ allowed: true });
+        expect(await store.takeToken('bucket-refill', fast)).toMatchObject({ allowed: true });
+        await expect(store.takeToken('bucket-refill', fast)).resolves.toMatchObject({ allowed: false });
+      });
+
+      it('is full when missing: the key expires once the bucket is full again, and delete refills it', async () => {
+        const quick = { capacity: 1, refillPerSecond: 20 }; // full 50 ms after a take
+        expect(await store.takeToken('bucket-ttl', quick)).toMatchObject({ allowed: true, fullInMs: 50 });
+        await expect(store.get('bucket-ttl')).resolves.not.toBeNull();
+        await sleep(300);
+        await expect(store.get('bucket-ttl')).resolves.toBeNull();
+
+        expect(await store.takeToken('bucket-del', slow)).toMatchObject({ allowed: true, tokens: 4 });
+        await store.delete('bucket-del');
+        expect(await store.takeToken('bucket-del', slow)).toMatchObject({ allowed: true, tokens: 4 });
+      });
+
+      it('rejects a bucket without a positive whole capacity or a positive refill', async () => {
+        await expect(store.takeToken('bucket-bad', { capacity: 0, refillPerSecond: 1 })).rejects.toThrow(RangeError);
+        await expect(store.takeToken('bucket-bad', { capacity: 1.5, refillPerSecond: 1 })).rejects.toThrow(RangeError);
+        await expect(store.takeToken('bucket-bad', { capacity: 1, refillPerSecond: 0 })).rejects.toThrow(RangeError);
+        await expect(store.get('bucket-bad')).resolves.toBeNull();
+      });
+    });
+
     describe('flags', () => {
       it('flags a key with its write, and lists flags up to a time, oldest first', async () => {
         await store.set('f-a', '1', { flag: { set: 'owed', at: 2_000 } });
@@ -212,6 +265,9 @@ export function describeKeyValueStoreContract(
       await store.set('shared-name', 'mine');
       await expect(other.get('shared-name')).resolves.toBeNull();
       await expect(other.increment('hits-ns', 60_000)).resolves.toMatchObject({ count: 1 });
+      const rule = { capacity: 1, refillPerSecond: 1 / 3600 };
+      await store.takeToken('bucket-ns', rule);
+      await expect(other.takeToken('bucket-ns', rule)).resolves.toMatchObject({ allowed: true });
     });
 
     it('answers ping', async () => {

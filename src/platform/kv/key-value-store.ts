@@ -30,6 +30,25 @@ export interface Counter {
   ttlMs: number;
 }
 
+/** A token bucket: how much it holds and how fast it refills. */
+export interface TokenBucketRule {
+  /** Tokens in a full bucket (a bucket never taken from is full): the burst a client may make. */
+  capacity: number;
+  /** Tokens added back per second, continuously, up to the capacity. */
+  refillPerSecond: number;
+}
+
+export interface TokenTake {
+  /** Whether a token was taken. */
+  allowed: boolean;
+  /** Tokens left in the bucket after this take (fractional: the bucket refills continuously). */
+  tokens: number;
+  /** Milliseconds until a token can be taken: 0 when this one was. */
+  retryAfterMs: number;
+  /** Milliseconds until the bucket is full again. */
+  fullInMs: number;
+}
+
 /**
  * The key-value port (see ARCHITECTURE.md). Redis adapter when REDIS_URL is set, in-process
  * otherwise; both pass the same contract suite. Keys are namespaced by the adapter.
@@ -85,6 +104,14 @@ export abstract class KeyValueStore {
    */
   abstract increment(key: string, windowMs: number): Promise<Counter>;
 
+  /**
+   * Takes one token from the bucket at `key` if it holds one, refilling it first for the time that
+   * passed (by the store's clock, so replicas share one). Atomic: of N concurrent takes on a
+   * bucket holding C tokens exactly C succeed. A refused take changes nothing; the key disappears
+   * once the bucket would be full again (a missing bucket is a full one, so `delete` refills it).
+   */
+  abstract takeToken(key: string, rule: TokenBucketRule): Promise<TokenTake>;
+
   /** The keys flagged in `set` at or before `before` (ms since the epoch), oldest first, at most `limit`. */
   abstract flagged(set: string, before: number, limit: number): Promise<Flag[]>;
 
@@ -96,6 +123,66 @@ export abstract class KeyValueStore {
 
   /** Resolves once the writes started so far are on their way to the store (in process: already done). */
   protected async sent(): Promise<void> {}
+}
+
+/**
+ * The state of a bucket as both adapters store it (the Redis script reads and writes the same
+ * JSON): tokens left, and when (ms since the epoch, the store's clock) that was counted.
+ */
+export interface TokenBucketState {
+  tokens: number;
+  at: number;
+}
+
+/** The stored state of a bucket; null for a missing key (or one holding anything else: a full bucket). */
+export function parseBucketState(value: string | undefined): TokenBucketState | null {
+  if (value === undefined) return null;
+  try {
+    const state = JSON.parse(value) as Partial<TokenBucketState> | null;
+    return typeof state?.tokens === 'number' && typeof state.at === 'number'
+      ? { tokens: state.tokens, at: state.at }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * One take from a bucket at `now`: the outcome and, when a token was taken, the state to store
+ * (a refused take stores nothing). The in-process adapter runs this; the Redis script is its twin.
+ */
+export function takeFromBucket(
+  stored: TokenBucketState | null,
+  rule: TokenBucketRule,
+  now: number,
+): TokenTake & { next?: TokenBucketState } {
+  const perMs = rule.refillPerSecond / 1000;
+  const previous = stored ?? { tokens: rule.capacity, at: now };
+  const tokens = Math.min(rule.capacity, previous.tokens + Math.max(0, now - previous.at) * perMs);
+  if (tokens < 1) {
+    return {
+      allowed: false,
+      tokens,
+      retryAfterMs: Math.ceil((1 - tokens) / perMs),
+      fullInMs: Math.ceil((rule.capacity - tokens) / perMs),
+    };
+  }
+  const left = tokens - 1;
+  return {
+    allowed: true,
+    tokens: left,
+    retryAfterMs: 0,
+    fullInMs: Math.ceil((rule.capacity - left) / perMs),
+    next: { tokens: left, at: now },
+  };
+}
+
+/** Both adapters reject the same bad buckets. */
+export function assertBucketRule(rule: TokenBucketRule): void {
+  if (!Number.isInteger(rule.capacity) || rule.capacity < 1)
+    throw new RangeError(`A bucket's capacity must be a positive integer, got ${rule.capacity}`);
+  if (!Number.isFinite(rule.refillPerSecond) || rule.refillPerSecond <= 0)
+    throw new RangeError(`A bucket's refill must be a positive number per second, got ${rule.refillPerSecond}`);
 }
 
 /** Both adapters reject the same bad TTLs, so code that works on one works on the other. */

@@ -3,12 +3,15 @@ import { ErrorReply } from 'redis';
 import { RedisClient, RedisConnection } from '../redis/redis-connection';
 import { newEtag } from './etag';
 import {
+  assertBucketRule,
   assertTtl,
   CompareAndSetResult,
   Counter,
   Flag,
   KeyValueStore,
   StoredValue,
+  TokenBucketRule,
+  TokenTake,
   WriteOptions,
 } from './key-value-store';
 
@@ -47,6 +50,33 @@ if count == 1 or ttl < 0 then
 end
 return {count, ttl}`;
 
+/**
+ * takeFromBucket (key-value-store.ts) in one step, on Redis's clock: ARGV capacity, refill per
+ * second, the etag of a write. The state is the same JSON the in-process adapter stores.
+ */
+const TAKE_TOKEN = `
+local capacity = tonumber(ARGV[1])
+local perMs = tonumber(ARGV[2]) / 1000
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local tokens, at = capacity, now
+local stored = redis.call('HGET', KEYS[1], 'v')
+if stored then
+  local ok, state = pcall(cjson.decode, stored)
+  if ok and type(state) == 'table' and type(state.tokens) == 'number' and type(state.at) == 'number' then
+    tokens, at = state.tokens, state.at
+  end
+end
+tokens = math.min(capacity, tokens + math.max(0, now - at) * perMs)
+if tokens < 1 then
+  return {0, string.format('%.17g', tokens), math.ceil((1 - tokens) / perMs), math.ceil((capacity - tokens) / perMs)}
+end
+tokens = tokens - 1
+local fullIn = math.ceil((capacity - tokens) / perMs)
+redis.call('HSET', KEYS[1], 'v', string.format('{"tokens":%.17g,"at":%d}', tokens, now), 'e', ARGV[3])
+redis.call('PEXPIRE', KEYS[1], fullIn)
+return {1, string.format('%.17g', tokens), 0, fullIn}`;
+
 class Script {
   readonly sha: string;
   constructor(readonly source: string) {
@@ -77,6 +107,7 @@ const scripts = {
   increment: new Script(INCREMENT),
   getAndRenew: new Script(GET_AND_RENEW),
   unflag: new Script(UNFLAG),
+  takeToken: new Script(TAKE_TOKEN),
 };
 
 /** Redis adapter: atomic through Lua scripts, shared by every replica. */
@@ -138,6 +169,14 @@ export class RedisKeyValueStore extends KeyValueStore {
       scripts.increment.run(c, [this.key(key)], [String(windowMs), newEtag()]),
     )) as [number, number];
     return { count, ttlMs };
+  }
+
+  async takeToken(key: string, rule: TokenBucketRule): Promise<TokenTake> {
+    assertBucketRule(rule);
+    const [allowed, tokens, retryAfterMs, fullInMs] = (await this.redis.run((c) =>
+      scripts.takeToken.run(c, [this.key(key)], [String(rule.capacity), String(rule.refillPerSecond), newEtag()]),
+    )) as [number, string, number, number];
+    return { allowed: allowed === 1, tokens: Number(tokens), retryAfterMs, fullInMs };
   }
 
   async flagged(set: string, before: number, limit: number): Promise<Flag[]> {
