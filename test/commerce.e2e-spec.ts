@@ -48,7 +48,9 @@ describe('the agents.json shop (e2e)', () => {
         protocol_version: '0.1.0',
         site: { name: 'Switchboard Shop', url: t.baseUrl },
         session: {
-          create: { method: 'POST', endpoint: `${t.baseUrl}${API}/session` },
+          // URLs, as the reference client reads them (it POSTs to `create`, DELETEs it to end).
+          create: `${t.baseUrl}${API}/session`,
+          delete: `${t.baseUrl}${API}/session`,
           ttl_seconds: 3600,
           endpoint: `${t.baseUrl}${API}/session`,
           ttl: 3600,
@@ -122,6 +124,20 @@ describe('the agents.json shop (e2e)', () => {
         'session-ttl': '3600',
       });
       expect(res.text).toMatch(/^# checkout: POST \S+\/checkout requires_session human_handoff$/m);
+    });
+
+    it('answers /agents.json, where clients look after /.well-known/, with a 404 a browser agent can read', async () => {
+      for (const path of ['/agents.json', '/agents.txt']) {
+        const res = await t.http().get(path).set('Origin', 'https://agent.example').expect(404);
+        expectAgentsHeaders(res);
+        expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+        expect(res.body).toEqual({ ok: false, error: expect.any(String) });
+        expectAgentsHeaders(await t.http().options(path).set('Origin', 'https://agent.example').expect(204));
+      }
+      // Outside the site, the hub's own answers stay as they are.
+      const elsewhere = await t.http().get('/not-the-shop.json').expect(404);
+      expect(elsewhere.headers.link).toBeUndefined();
+      expect(elsewhere.headers['access-control-allow-origin']).toBeUndefined();
     });
   });
 
@@ -234,6 +250,14 @@ describe('the agents.json shop (e2e)', () => {
         .send({ item_id: 'prod_mug_blue', quantity: 3 })
         .expect(200);
       expect(updated.body.data).toEqual({ item_id: 'prod_mug_blue', quantity: 3 });
+      // PATCH too: the reference client sends cart.update as PATCH.
+      const patched = await t
+        .http()
+        .patch(`${API}/cart/update`)
+        .set('X-Session-Token', token)
+        .send({ item_id: 'prod_beans', quantity: 2 })
+        .expect(200);
+      expect(patched.body.data).toEqual({ item_id: 'prod_beans', quantity: 2 });
       const removed = await t
         .http()
         .delete(`${API}/cart/remove`)
@@ -382,6 +406,49 @@ describe('the agents.json rate limit (e2e)', () => {
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(20);
     expect(Number(limited.headers['x-ratelimit-reset'])).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000));
+  });
+
+  it('never refuses the discovery documents: clients fetch them again before each call', async () => {
+    const browse = (token?: string) => {
+      const req = t.http().get('/.well-known/agents/api/browse');
+      return token ? req.set('X-Session-Token', token) : req;
+    };
+    const spend = async (token?: string) => {
+      let status = 200;
+      for (let i = 0; i <= 3 && status !== 429; i++) status = (await browse(token)).status;
+      expect(status).toBe(429);
+    };
+    // The client by its address (as discovery goes, without a session) and by its session.
+    const token = `sst_discovery-${Date.now()}`;
+    await spend();
+    await spend(token);
+    for (const asked of [undefined, token]) {
+      for (const path of ['/.well-known/agents.json', '/.well-known/agents.txt']) {
+        const req = t.http().get(path);
+        const res = await (asked ? req.set('X-Session-Token', asked) : req).expect(200);
+        expectAgentsHeaders(res);
+        expect(res.headers['x-ratelimit-remaining']).toBeUndefined();
+      }
+      // The fallback the client tries next is still a 404, never a 429.
+      await t.http().get('/agents.json').expect(404);
+    }
+    // The API stays limited.
+    await browse().expect(429);
+    await browse(token).expect(429);
+  });
+
+  it('lets exactly the limit through of concurrent requests', async () => {
+    const token = `sst_burst-${Date.now()}`; // a bucket of its own
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () => t.http().get('/.well-known/agents/api/browse').set('X-Session-Token', token)),
+    );
+    expect(answers.map((res) => res.status).sort()).toEqual([...Array(3).fill(200), ...Array(9).fill(429)]);
+    expect(
+      answers
+        .filter((res) => res.status === 200)
+        .map((res) => res.headers['x-ratelimit-remaining'])
+        .sort(),
+    ).toEqual(['0', '1', '2']);
   });
 });
 

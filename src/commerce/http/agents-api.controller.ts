@@ -1,4 +1,17 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, UseInterceptors } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Query,
+  Req,
+  UseInterceptors,
+} from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { HubEndpointsResolver } from '../../a2a/card/hub-endpoints';
@@ -89,6 +102,12 @@ export class AgentsApiController {
     const session = await this.sessions.require(sessionTokenOf(req));
     await this.carts.update(session, body.item_id, body.quantity);
     return { item_id: body.item_id, quantity: body.quantity };
+  }
+
+  /** The same as PUT (what the manifest declares): the reference client's cartUpdate sends PATCH. */
+  @Patch(routeOf('cart.update'))
+  async updateByPatch(@Req() req: Request, @Body() body: CartUpdateDto) {
+    return this.update(req, body);
   }
 
   /** The item id in a JSON body or, as some clients send DELETE, in the query string. */

@@ -1,12 +1,30 @@
 import type { Request, Response } from 'express';
 import type { DomainError } from '../../platform/errors/domain-error';
 import { httpStatusFor } from '../../platform/errors/http-error.mapping';
+import { AGENTS_API_BASE } from './agents-api.routes';
 
-/** Paths of the agents.json site: the manifest, agents.txt and the interaction API. */
-export const AGENTS_SITE_PATH = /^\/\.well-known\/agents(\.json|\.txt|\/api(\/|$))/;
+/**
+ * The discovery documents: agents.json and agents.txt under /.well-known/, and at the root where
+ * clients look next (not served there: a 404, but one with the site's headers and envelope).
+ */
+const DISCOVERY_PATH = /^\/(\.well-known\/)?agents\.(json|txt)\/?$/;
 
+/** The interaction API (agents-api.routes.ts). */
+const API_PREFIX = `/${AGENTS_API_BASE}`;
+
+/** Whether a request is the agents.json site's: a discovery document or the interaction API. */
 export function isAgentsSite(req: Pick<Request, 'originalUrl'>): boolean {
-  return AGENTS_SITE_PATH.test(req.originalUrl.split('?')[0]);
+  const path = pathOf(req);
+  return DISCOVERY_PATH.test(path) || path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
+}
+
+export function isDiscoveryDocument(req: Pick<Request, 'originalUrl'>): boolean {
+  return DISCOVERY_PATH.test(pathOf(req));
+}
+
+/** originalUrl, not path: inside mounted middleware express rewrites req.path. */
+function pathOf(req: Pick<Request, 'originalUrl'>): string {
+  return req.originalUrl.split('?')[0];
 }
 
 /** The headers every agents.json response carries, errors and preflights included. */

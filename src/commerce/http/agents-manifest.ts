@@ -7,11 +7,13 @@ export const AGENTS_PROTOCOL_VERSION = '0.1.0';
 /**
  * /.well-known/agents.json, readable by both dialects in the field - the published JSON schema
  * (`protocol_version`, `session.endpoint`/`ttl`, `max_requests_per_minute`) and the reference SDK
- * (`schema_version`, `session.create`/`delete`/`ttl_seconds`, `requests_per_minute`) - with
- * absolute endpoints and `:id` path parameters.
+ * and its client (`schema_version`, `session.create`/`delete`/`ttl_seconds`, `requests_per_minute`)
+ * - with absolute endpoints and `:id` path parameters. `session.create` and `session.delete` are
+ * URLs, as the client reads them: it POSTs to `create` and DELETEs the same URL to end a session.
  */
 export function agentsManifest(base: string, config: AppConfig) {
   const api = `${base}/${AGENTS_API_BASE}`;
+  const session = `${api}/${SESSION_PATH}`;
   const perMinute = config.commerce.rateLimitPerMinute;
   return {
     schema_version: '1.0',
@@ -27,10 +29,10 @@ export function agentsManifest(base: string, config: AppConfig) {
       human_handoff: capability.humanHandoff,
     })),
     session: {
-      endpoint: `${api}/${SESSION_PATH}`,
+      endpoint: session,
       ttl: config.commerce.sessionTtlSeconds,
-      create: { method: 'POST', endpoint: `${api}/${SESSION_PATH}` },
-      delete: { method: 'DELETE', endpoint: `${api}/${SESSION_PATH}` },
+      create: session,
+      delete: session,
       ttl_seconds: config.commerce.sessionTtlSeconds,
       headers: ['Authorization: Bearer <session_token>', 'X-Session-Token', 'X-Agent-Session'],
     },

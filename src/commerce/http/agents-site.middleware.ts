@@ -6,12 +6,14 @@ import { DomainError } from '../../platform/errors/domain-error';
 import { ErrorCode } from '../../platform/errors/error-code';
 import { KeyValueStore } from '../../platform/kv/key-value-store';
 import { Metrics } from '../../platform/metrics/metrics';
-import { isAgentsSite, sessionTokenOf, setAgentsHeaders } from './agents-http';
+import { isAgentsSite, isDiscoveryDocument, sessionTokenOf, setAgentsHeaders } from './agents-http';
 import { TokenBucket } from './token-bucket';
 
 /**
  * Before any agents.json route: the Link and CORS headers, OPTIONS preflights (204), and the rate
  * limit declared in the manifest, per client (its session, else its address), shared by replicas.
+ * The discovery documents are not limited: clients fetch the manifest again before their calls,
+ * and one refused there reads as "no agents.json here" although the client kept to the limit.
  */
 @Injectable()
 export class AgentsSiteMiddleware implements NestMiddleware {
@@ -29,6 +31,7 @@ export class AgentsSiteMiddleware implements NestMiddleware {
     if (!isAgentsSite(req)) return next();
     setAgentsHeaders(res);
     if (req.method === 'OPTIONS') return void res.status(204).end();
+    if (isDiscoveryDocument(req)) return next();
     const token = sessionTokenOf(req);
     const decision = await this.bucket.take(token ? `s:${sha256Hex(token)}` : `ip:${req.ip}`);
     res.setHeader('X-RateLimit-Limit', String(decision.limit));
