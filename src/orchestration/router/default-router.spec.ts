@@ -45,6 +45,33 @@ describe('DefaultRouter', () => {
     expect(choice.confidence).toBeGreaterThanOrEqual(0.7);
   });
 
+  describe('generic words', () => {
+    const shared = new DefaultRouter([
+      ...AGENTS,
+      agent('shop', 'Shop', 'Searches products and fills your cart', ['shop', 'cart', 'pay', 'order', 'checkout']),
+      agent('radio', 'Radio', 'Whatever is on now', ['radio', 'now', 'station']),
+    ]);
+    const decide = (text: string, previousAgentId?: string) =>
+      shared.route({ text, previousAgentId, multiAgent: false });
+
+    it.each(['pay the electricity bill', 'order a pizza', 'cancel it tomorrow'])(
+      'alone, they never reach the threshold: "%s"',
+      (text) => {
+        expect(decide(text).confidence).toBeLessThan(0.5);
+      },
+    );
+
+    it('count with a word that is not generic', () => {
+      expect(decide('order a new shop cart')).toMatchObject({ agentId: 'shop' });
+      expect(decide('order a new shop cart').confidence).toBeGreaterThanOrEqual(0.7);
+    });
+
+    it('do not outweigh the conversation in a follow-up', () => {
+      expect(decide('turn it off now', 'lights').agentId).toBe('lights');
+      expect(decide('switch the radio station now', 'lights').agentId).toBe('radio');
+    });
+  });
+
   it('keeps a clause that names nothing with the clause before it', () => {
     const choice = route('play some rock and roll music');
     expect(choice.agentId).toBe('music');

@@ -1,6 +1,6 @@
 import type { AgentProfile } from '../../a2a/agent-profile';
 import type { AgentChoiceResult } from '../orchestration.types';
-import { clauses, refersBack, terms } from './text-analysis';
+import { clauses, GENERIC_TERMS, refersBack, terms } from './text-analysis';
 
 /** How much a term counts by where it appears on a card: names and tags say what an agent is for. */
 const FIELD_WEIGHTS = { name: 3, tag: 3, skillName: 2.5, description: 1, example: 0.75 } as const;
@@ -8,6 +8,8 @@ const FIELD_WEIGHTS = { name: 3, tag: 3, skillName: 2.5, description: 1, example
 const EVIDENCE_SCALE = 2.5;
 /** Agents named in a clarifying question. */
 const MAX_CANDIDATES = 3;
+/** The most confidence generic words alone (GENERIC_TERMS) can give: below any sensible threshold. */
+const GENERIC_ONLY_CEILING = 0.45;
 
 export interface RoutingRequest {
   /** The user's own words (the Home Assistant prompt already removed). */
@@ -30,7 +32,7 @@ interface Ranking {
   order: number[];
   scores: Float64Array;
   confidence: number;
-  /** Did a name, tag or skill name match (not only descriptions and examples)? */
+  /** Did a name, tag or skill name match (not only descriptions and examples), with a word that is not generic? */
   strong: boolean;
 }
 
@@ -161,6 +163,7 @@ export class DefaultRouter {
     const scores = new Float64Array(this.ids.length);
     const touched: number[] = [];
     const queryTerms = [...new Set(terms(text))];
+    const specificTerms = queryTerms.filter((t) => !GENERIC_TERMS.has(t));
     for (const term of queryTerms) {
       for (const { agent, weight } of this.postings.get(term) ?? []) {
         if (scores[agent] === 0) touched.push(agent);
@@ -172,8 +175,12 @@ export class DefaultRouter {
     const best = scores[order[0]];
     const second = order.length > 1 ? scores[order[1]] : 0;
     const margin = (best - second) / best;
-    const confidence = (1 - Math.exp(-best / EVIDENCE_SCALE)) * (0.5 + 0.5 * margin);
-    const strong = queryTerms.some((t) => this.strongTerms[order[0]].has(t));
+    let confidence = (1 - Math.exp(-best / EVIDENCE_SCALE)) * (0.5 + 0.5 * margin);
+    const top = order[0];
+    // Evidence from generic words alone does not decide, nor outweigh a conversation.
+    const specific = specificTerms.some((t) => this.postings.get(t)?.some((p) => p.agent === top));
+    if (!specific) confidence = Math.min(confidence, GENERIC_ONLY_CEILING);
+    const strong = specific && specificTerms.some((t) => this.strongTerms[top].has(t));
     return { order, scores, confidence, strong };
   }
 }

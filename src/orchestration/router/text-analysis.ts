@@ -15,6 +15,21 @@ const STOPWORDS = new Set(
   ).split(/\s+/),
 );
 
+/**
+ * Words people use for everything - times, and verbs any agent could be asked - as terms: on an
+ * agent's card they are real evidence only next to a word that is not one of them ("pay the
+ * electricity bill" is not a checkout; "order a pizza" is not the shop's).
+ */
+export const GENERIC_TERMS: ReadonlySet<string> = new Set(
+  (
+    'now today tonight tomorrow yesterday later soon morning evening week time ' +
+    'cancel search pay order add remove check set start stop open close new update change call send ' +
+    'read list help turn put take keep use see look try ask'
+  )
+    .split(/\s+/)
+    .map((word) => stem(word)),
+);
+
 /** Words that point back to something said before ("turn *it* off"). */
 const ANAPHORS = new Set(['it', 'that', 'this', 'them', 'those', 'these', 'one', 'again', 'same']);
 
