@@ -12,7 +12,8 @@ declare module 'node:http' {
   }
 }
 
-const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** What a caller's request id may look like to be kept (and logged); anything else is replaced or dropped. */
+export const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** A caller's X-Request-Id if it is sane, else a new UUID. */
 export function requestIdOf(req: Request): string {

@@ -1,17 +1,11 @@
-import { ServerInterceptingCall, type ServerInterceptor } from '@grpc/grpc-js';
 import { status as GrpcStatus } from '@grpc/grpc-js';
+import type { EndedGrpcCall } from '../grpc/grpc-call-end';
 import type { Metrics } from './metrics';
 
-/** A grpc-js server interceptor that times every call (ours and the A2A SDK's) by service, method and status. */
-export function grpcMetricsInterceptor(metrics: Metrics): ServerInterceptor {
-  return (descriptor, call) => {
-    const [, service = 'unknown', method = 'unknown'] = /^\/([^/]+)\/([^/]+)$/.exec(descriptor.path) ?? [];
-    const stop = metrics.grpcRequests.startTimer({ service, method });
-    return new ServerInterceptingCall(call, {
-      sendStatus: (status, next) => {
-        stop({ code: GrpcStatus[status.code] ?? String(status.code) });
-        next(status);
-      },
-    });
-  };
+/** Counts and times an ended gRPC call (ours and the A2A SDK's) by service, method and status code name. */
+export function recordGrpcCall(metrics: Metrics, call: EndedGrpcCall): void {
+  metrics.grpcRequests.observe(
+    { service: call.service, method: call.method, code: GrpcStatus[call.code] ?? String(call.code) },
+    call.milliseconds / 1000,
+  );
 }

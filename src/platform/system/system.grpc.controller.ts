@@ -2,12 +2,14 @@ import { Controller } from '@nestjs/common';
 import { GrpcMethod } from '@nestjs/microservices';
 import { CurrentPrincipal } from '../auth/auth.decorators';
 import { Principal } from '../auth/principal';
-import { RateLimit } from '../rate-limit/rate-limit.decorator';
 import { SystemInfo, SystemService } from './system.service';
 
-/** switchboard.v1.SystemService (proto/switchboard/v1/system.proto). */
+/**
+ * switchboard.v1.SystemService (proto/switchboard/v1/system.proto). Read-only and answered from
+ * memory, so not rate limited (any valid key is still required): it is the smoke test of CI jobs,
+ * probes and dashboards, which must not use up - or be refused by - a key's `registry` budget.
+ */
 @Controller()
-@RateLimit('registry')
 export class SystemGrpcController {
   constructor(private readonly system: SystemService) {}
 
