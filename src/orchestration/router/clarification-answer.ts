@@ -1,5 +1,6 @@
 import type { AgentProfile } from '../../a2a/agent-profile';
 import { terms, words } from './text-analysis';
+import { sameWord } from './typos';
 
 /** Words that pick an offered option by its place in the question. */
 const ORDINALS: Record<string, number> = {
@@ -57,36 +58,4 @@ export function pickedAgent(
     if (!best || rank > best.named) best = { id: agent.id, named: rank };
   }
   return best?.id;
-}
-
-/** Equal, or one edit apart when both are long enough for a typo to be one. */
-function sameWord(a: string, b: string): boolean {
-  if (a === b) return true;
-  if (a.length < 4 || b.length < 4 || Math.abs(a.length - b.length) > 1) return false;
-  return editDistanceAtMostOne(a, b);
-}
-
-function editDistanceAtMostOne(a: string, b: string): boolean {
-  let i = 0;
-  let j = 0;
-  let edits = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) {
-      i++;
-      j++;
-      continue;
-    }
-    if (++edits > 1) return false;
-    if (a.length > b.length) i++;
-    else if (b.length > a.length) j++;
-    else if (a[i + 1] === b[j] && a[i] === b[j + 1]) {
-      // A swap of two neighbours ("contorl") counts as one edit.
-      i += 2;
-      j += 2;
-    } else {
-      i++;
-      j++;
-    }
-  }
-  return edits + (a.length - i) + (b.length - j) <= 1;
 }

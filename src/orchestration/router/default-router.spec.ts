@@ -45,6 +45,13 @@ describe('DefaultRouter', () => {
     expect(choice.confidence).toBeGreaterThanOrEqual(0.7);
   });
 
+  it('routes through typos, a corrected word counting a little less than one spelt right', () => {
+    expect(route('paly some jazz musik')).toMatchObject({ agentId: 'music' });
+    expect(route('whats the wether tomorow')).toMatchObject({ agentId: 'weather' });
+    expect(route('turn on the kitchn ligths').agentId).toBe('lights');
+    expect(route('play music').confidence).toBeGreaterThan(route('paly musik').confidence);
+  });
+
   describe('generic words', () => {
     const shared = new DefaultRouter([
       ...AGENTS,

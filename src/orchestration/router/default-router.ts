@@ -1,6 +1,7 @@
 import type { AgentProfile } from '../../a2a/agent-profile';
 import type { AgentChoiceResult } from '../orchestration.types';
-import { clauses, GENERIC_TERMS, refersBack, terms } from './text-analysis';
+import { clauses, GENERIC_TERMS, refersBack, terms, termsOfWords } from './text-analysis';
+import { TypoCorrector } from './typos';
 
 /** How much a term counts by where it appears on a card: names and tags say what an agent is for. */
 const FIELD_WEIGHTS = { name: 3, tag: 3, skillName: 2.5, description: 1, example: 0.75 } as const;
@@ -8,6 +9,8 @@ const FIELD_WEIGHTS = { name: 3, tag: 3, skillName: 2.5, description: 1, example
 const EVIDENCE_SCALE = 2.5;
 /** Agents named in a clarifying question. */
 const MAX_CANDIDATES = 3;
+/** What a word corrected from a typo counts, against the word spelt right. */
+const TYPO_WEIGHT = 0.8;
 /** The most confidence generic words alone (GENERIC_TERMS) can give: below any sensible threshold. */
 const GENERIC_ONLY_CEILING = 0.45;
 
@@ -50,6 +53,7 @@ export class DefaultRouter {
   private readonly ids: string[];
   private readonly postings = new Map<string, { agent: number; weight: number }[]>();
   private readonly strongTerms: Set<string>[];
+  private readonly typos: TypoCorrector;
 
   constructor(agents: readonly AgentProfile[]) {
     this.ids = agents.map((a) => a.id);
@@ -82,6 +86,7 @@ export class DefaultRouter {
       const idf = Math.log(1 + n / list.length);
       for (const posting of list) posting.weight *= idf;
     }
+    this.typos = new TypoCorrector(this.postings.keys(), (term) => 1 / (this.postings.get(term)?.length ?? 1));
   }
 
   get size(): number {
@@ -162,12 +167,19 @@ export class DefaultRouter {
   private rank(text: string): Ranking {
     const scores = new Float64Array(this.ids.length);
     const touched: number[] = [];
-    const queryTerms = [...new Set(terms(text))];
+    // A word no card has may be a typo of one that some card has ("paly" → "play").
+    const weighted = new Map<string, number>();
+    for (const { word, term } of termsOfWords(text)) {
+      const corrected = this.postings.has(term) ? undefined : this.typos.correct(term, word.length);
+      const [key, factor] = corrected ? [corrected, TYPO_WEIGHT] : [term, 1];
+      weighted.set(key, Math.max(weighted.get(key) ?? 0, factor));
+    }
+    const queryTerms = [...weighted.keys()];
     const specificTerms = queryTerms.filter((t) => !GENERIC_TERMS.has(t));
-    for (const term of queryTerms) {
+    for (const [term, factor] of weighted) {
       for (const { agent, weight } of this.postings.get(term) ?? []) {
         if (scores[agent] === 0) touched.push(agent);
-        scores[agent] += weight;
+        scores[agent] += weight * factor;
       }
     }
     const order = touched.sort((a, b) => scores[b] - scores[a] || a - b);

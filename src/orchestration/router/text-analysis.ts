@@ -62,6 +62,13 @@ export function terms(text: string): string[] {
     .map(stem);
 }
 
+/** `terms`, each with the word it was stemmed from. */
+export function termsOfWords(text: string): { word: string; term: string }[] {
+  return words(text)
+    .filter((w) => !STOPWORDS.has(w))
+    .map((word) => ({ word, term: stem(word) }));
+}
+
 /** Does the text refer back to something earlier in the conversation? */
 export function refersBack(text: string): boolean {
   return words(text).some((w) => ANAPHORS.has(w));

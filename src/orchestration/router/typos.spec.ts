@@ -1,0 +1,55 @@
+import { stem } from './text-analysis';
+import { isOneEditApart, TypoCorrector } from './typos';
+
+describe('isOneEditApart', () => {
+  it.each([
+    ['play', 'paly'],
+    ['jazz', 'jazzz'],
+    ['weather', 'wether'],
+    ['kitchen', 'kitchin'],
+    ['light', 'ligth'],
+  ])('%s ~ %s', (a, b) => {
+    expect(isOneEditApart(a, b)).toBe(true);
+    expect(isOneEditApart(b, a)).toBe(true);
+  });
+
+  it.each([
+    ['play', 'pray!'],
+    ['weather', 'whether'],
+    ['music', 'magic'],
+  ])('%s is not one edit from %s', (a, b) => {
+    expect(isOneEditApart(a, b)).toBe(false);
+  });
+});
+
+describe('TypoCorrector', () => {
+  const vocabulary = ['play', 'music', 'jazz', 'weath', 'forecast', 'tomorrow', 'light', 'kitchen', 'fill', 'cart'];
+  const shared = new Set(['light']);
+  const corrector = new TypoCorrector(vocabulary, (term) => (shared.has(term) ? 0.5 : 1));
+
+  it('judges a stem by the word it was stemmed from', () => {
+    expect(corrector.correct(stem('wether'), 'wether'.length)).toBe('weath');
+  });
+
+  it.each([
+    ['paly', 'play'],
+    ['musik', 'music'],
+    ['tomorow', 'tomorrow'],
+    ['forcast', 'forecast'],
+    ['kitchn', 'kitchen'],
+  ])('corrects %s to %s', (word, expected) => {
+    expect(corrector.correct(word)).toBe(expected);
+  });
+
+  it('leaves known, short, numeric and far-off words alone', () => {
+    expect(corrector.correct('play')).toBeUndefined();
+    expect(corrector.correct('jaz')).toBeUndefined();
+    expect(corrector.correct('2024')).toBeUndefined();
+    expect(corrector.correct('electricity')).toBeUndefined();
+  });
+
+  it('corrects four-letter words only by a swap of neighbours ("bill" is not "fill")', () => {
+    expect(corrector.correct('bill')).toBeUndefined();
+    expect(corrector.correct('crat')).toBe('cart');
+  });
+});
