@@ -134,6 +134,19 @@ describe('A2A task records (e2e)', () => {
     expect(await short.load(unfinished, ctx)).toBeUndefined();
   });
 
+  it('archives an agent output PostgreSQL cannot hold as jsonb (NUL, unpaired surrogate) without losing it', async () => {
+    const ctx = contextFor('nul');
+    const short = store('agent-a', 200);
+    const text = 'a\u0000b \ud800 c\udfff 😀 \\u0000';
+    const id = randomUUID();
+    await short.save(task(id, TaskState.TASK_STATE_COMPLETED, [message(text)]), ctx);
+    await tasks.flushed();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await kv.get(taskRecordKey('agent-a', 'nul', id))).toBeNull();
+    const archived = await short.load(id, ctx);
+    expect(archived?.history[0].parts[0].content).toEqual({ $case: 'text', value: text });
+  });
+
   it('indexes what a replica wrote but died before indexing, and owes nothing once a row is in', async () => {
     const ctx = contextFor('frank');
     const written = randomUUID();

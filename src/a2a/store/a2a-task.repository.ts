@@ -95,7 +95,7 @@ export class A2aTaskRepository {
         rows.map((r) => r.state),
         rows.map((r) => r.createdAt),
         rows.map((r) => r.at),
-        rows.map((r) => (r.finalTask === undefined ? null : JSON.stringify(r.finalTask))),
+        rows.map((r) => (r.finalTask === undefined ? null : archiveText(r.finalTask))),
       ],
     );
   }
@@ -129,7 +129,7 @@ export class A2aTaskRepository {
   /** The archived task; no wait for queued states: a task whose live record is gone was written long ago. */
   async findFinalTask(agentId: string, owner: string, taskId: string): Promise<unknown> {
     const row = await this.repo.findOne({ where: { agentId, owner, taskId }, select: ['finalTask'] });
-    return row?.finalTask ?? undefined;
+    return fromArchive(row?.finalTask ?? undefined);
   }
 
   /** Newest first, keyset-paged on (updated_at, task_id); also returns the total matching. */
@@ -154,6 +154,27 @@ export class A2aTaskRepository {
     const rows = await qb.orderBy('t.updated_at', 'DESC').addOrderBy('t.task_id', 'DESC').limit(query.limit).getMany();
     return { rows, total };
   }
+}
+
+/** A member no task has: the task it holds, as JSON text, is what was archived. */
+const ARCHIVED_AS_TEXT = '$switchboard_json';
+/** An escaped NUL or surrogate in JSON.stringify's output (it escapes only unpaired surrogates). */
+const UNSTORABLE_ESCAPE = /\\u(?:0000|d[89a-f])/i;
+
+/**
+ * The JSON text of an archived task. jsonb cannot hold a NUL character or an unpaired surrogate,
+ * which an agent's output may have: such a task is archived as its JSON text inside a one-member
+ * object (which jsonb takes, the escapes being plain characters there), so nothing is lost.
+ */
+function archiveText(task: unknown): string {
+  const text = JSON.stringify(task);
+  return UNSTORABLE_ESCAPE.test(text) ? JSON.stringify({ [ARCHIVED_AS_TEXT]: text }) : text;
+}
+
+/** An archived task as it was written (see archiveText). */
+export function fromArchive(stored: unknown): unknown {
+  const text = (stored as Record<string, unknown> | null | undefined)?.[ARCHIVED_AS_TEXT];
+  return typeof text === 'string' ? JSON.parse(text) : stored;
 }
 
 /** Whether `later` may replace `pending`, by the rule the upsert applies: final wins, then the later time. */
