@@ -112,6 +112,17 @@ describe('error shapes (e2e)', () => {
     expect(res.body).not.toHaveProperty('colour');
   });
 
+  it('keeps 409 for a state that does not allow the operation, with its own code (gRPC: FAILED_PRECONDITION)', async () => {
+    const removed = await t.http().delete('/api/agents/orchestrator').set(admin).expect(409);
+    expect(removed.body).toMatchObject({
+      statusCode: 409,
+      code: 'INVALID_STATE',
+      message: expect.stringMatching(/built in/),
+    });
+    const refreshed = await t.http().post('/api/agents/orchestrator/refresh').set(admin).expect(409);
+    expect(refreshed.body).toMatchObject({ statusCode: 409, code: 'INVALID_STATE' });
+  });
+
   it('never answers a client mistake with a 5xx', async () => {
     const probes: [string, string, string | undefined, string | undefined][] = [
       ['POST', '/api/keys', 'application/json', '\u0000\u0001'],

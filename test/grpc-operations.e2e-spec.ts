@@ -1,5 +1,7 @@
+import { decodeErrorInfo, decodeStatus } from '@a2a-js/sdk/errors/grpc';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Logger as Pino } from 'pino';
 import { PROTO_DIR } from '../src/paths';
@@ -171,6 +173,65 @@ describe('gRPC for platform teams: health, access log, metrics, status codes (e2
       const watched = lines.filter((line) => line.fields.grpc.method === '/switchboard.v1.TaskService/WatchTaskTree');
       expect(watched).toEqual([expect.objectContaining({ level: 'info', msg: 'gRPC call cancelled' })]);
       expect(watched[0].fields.code).toBe('CANCELLED');
+    });
+  });
+
+  describe('status codes', () => {
+    /** The google.rpc.ErrorInfo of a refusal's grpc-status-details-bin. */
+    const errorInfo = (error: grpc.ServiceError | undefined) => {
+      const [bin] = error?.metadata.get('grpc-status-details-bin') ?? [];
+      const status = decodeStatus(bin as Buffer);
+      expect(status).toMatchObject({ code: error?.code, message: error?.details });
+      expect(status.details.map((detail) => detail.typeUrl)).toEqual(['type.googleapis.com/google.rpc.ErrorInfo']);
+      return decodeErrorInfo(status.details[0].value);
+    };
+
+    it('refuses removing or refreshing the built-in agent with FAILED_PRECONDITION, the code in an ErrorInfo', async () => {
+      const removed = await call(registry.DeleteAgent, registry, { agent_id: 'orchestrator' }, auth);
+      expect(removed.error?.code).toBe(grpc.status.FAILED_PRECONDITION);
+      expect(removed.error?.metadata.get('x-error-code')).toEqual(['INVALID_STATE']);
+      expect(errorInfo(removed.error)).toEqual({ reason: 'INVALID_STATE', domain: 'switchboard', metadata: {} });
+      const refreshed = await call(registry.RefreshAgent, registry, { agent_id: 'orchestrator' }, auth);
+      expect(refreshed.error?.code).toBe(grpc.status.FAILED_PRECONDITION);
+    });
+
+    it('keeps ALREADY_EXISTS for true duplicates only', async () => {
+      const id = randomUUID();
+      expect((await call(tasks.CreateTasks, tasks, { tasks: [{ id, name: 'first' }] }, auth)).error).toBeUndefined();
+      const again = await call(tasks.CreateTasks, tasks, { tasks: [{ id, name: 'again' }] }, auth);
+      expect(again.error?.code).toBe(grpc.status.ALREADY_EXISTS);
+      expect(errorInfo(again.error)).toMatchObject({
+        reason: 'CONFLICT',
+        domain: 'switchboard',
+        metadata: { field: 'id' },
+      });
+    });
+
+    it('answers executing a running tree and cancelling a finished task with FAILED_PRECONDITION', async () => {
+      const running = await call(
+        tasks.CreateTasks,
+        tasks,
+        { tasks: [{ name: 'slow', schemas_json: '{"method":"sleep"}', inputs_json: '{"ms":1500}' }] },
+        auth,
+      );
+      const slowId = running.response!.id as string;
+      expect((await call(tasks.ExecuteTask, tasks, { task_id: slowId }, auth)).error).toBeUndefined();
+      const twice = await call(tasks.ExecuteTask, tasks, { task_id: slowId }, auth);
+      expect(twice.error?.code).toBe(grpc.status.FAILED_PRECONDITION);
+      expect(errorInfo(twice.error).reason).toBe('INVALID_STATE');
+
+      // Cancelled (or completed, if it was quicker), the task is finished: cancelling it again is refused.
+      const quick = await call(tasks.CreateTasks, tasks, { tasks: [{ name: 'quick' }] }, auth);
+      const quickId = quick.response!.id as string;
+      expect((await call(tasks.ExecuteTask, tasks, { task_id: quickId }, auth)).error).toBeUndefined();
+      await call(tasks.CancelTask, tasks, { task_id: quickId }, auth);
+      const again = await call(tasks.CancelTask, tasks, { task_id: quickId }, auth);
+      expect(again.error?.code).toBe(grpc.status.FAILED_PRECONDITION);
+      expect(again.error?.details).toMatch(/is already (cancelled|completed)/);
+      expect(errorInfo(again.error)).toMatchObject({
+        reason: 'INVALID_STATE',
+        metadata: { status: expect.stringMatching(/^(cancelled|completed)$/) },
+      });
     });
   });
 });

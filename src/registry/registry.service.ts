@@ -125,7 +125,7 @@ export class RegistryService {
   /** Re-reads the agent's card and re-hosts it with what changed. */
   async refresh(id: string): Promise<AgentRecordResponse> {
     if (this.localAgent(id))
-      throw new DomainError(ErrorCode.CONFLICT, `Agent ${id} is built in; it has no card to refresh`);
+      throw new DomainError(ErrorCode.INVALID_STATE, `Agent ${id} is built in; it has no card to refresh`);
     const agent = await this.requireRemote(id);
     const resolved = await this.resolver.resolve(agent.baseUrl, this.hosting.authHeaders(agent));
     assertUsable(resolved, 'is no longer valid');
@@ -136,7 +136,8 @@ export class RegistryService {
   }
 
   async remove(id: string): Promise<void> {
-    if (this.localAgent(id)) throw new DomainError(ErrorCode.CONFLICT, `Agent ${id} is built in and cannot be removed`);
+    if (this.localAgent(id))
+      throw new DomainError(ErrorCode.INVALID_STATE, `Agent ${id} is built in and cannot be removed`);
     if (!(await this.agents.delete(id))) throw DomainError.notFound('Agent', id);
     await this.hosting.publishRemoved(id);
     await this.host.purge(id);

@@ -85,7 +85,7 @@ export class TaskExecutionService {
       })
       .catch((error: unknown) => {
         if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23505')
-          throw new DomainError(ErrorCode.CONFLICT, 'The tree is already executing');
+          throw new DomainError(ErrorCode.INVALID_STATE, 'The tree is already executing');
         throw error;
       });
     await request.beforeStart?.(execution);
@@ -99,7 +99,7 @@ export class TaskExecutionService {
       const found = await visibleTask(principal, taskId, (id) => tx.lock(id));
       if (isFinished(found.status))
         throw new DomainError(
-          ErrorCode.CONFLICT,
+          ErrorCode.INVALID_STATE,
           `Task ${taskId} is already ${found.status}; only pending or running tasks can be cancelled`,
           {
             details: { status: found.status },

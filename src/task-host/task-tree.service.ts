@@ -88,7 +88,7 @@ export class TaskTreeService {
           },
         );
       if (task.status === 'in_progress')
-        throw new DomainError(ErrorCode.CONFLICT, `Task ${id} is executing; update it when it has finished`, {
+        throw new DomainError(ErrorCode.INVALID_STATE, `Task ${id} is executing; update it when it has finished`, {
           details: { status: task.status },
         });
       // A pending task of an executing tree may be picked up at any moment: its inputs are not ours to change.
@@ -126,7 +126,7 @@ export class TaskTreeService {
       const ids = await tx.subtreeIds(task.id);
       if (ids.length > 1 && !cascade)
         throw new DomainError(
-          ErrorCode.CONFLICT,
+          ErrorCode.INVALID_STATE,
           `Task ${id} has ${ids.length - 1} descendant(s); pass cascade: true to delete them too`,
           {
             details: {
@@ -140,7 +140,7 @@ export class TaskTreeService {
       const notPending = ids.filter((taskId) => statuses.get(taskId) !== 'pending');
       if (notPending.length > 0)
         throw new DomainError(
-          ErrorCode.CONFLICT,
+          ErrorCode.INVALID_STATE,
           `Only pending tasks can be deleted; ${notPending.length} task(s) are not pending`,
           {
             details: { task_ids: notPending.slice(0, 20) },
@@ -149,7 +149,7 @@ export class TaskTreeService {
       const dependents = await tx.dependentsOf(ids, ids);
       if (dependents.length > 0)
         throw new DomainError(
-          ErrorCode.CONFLICT,
+          ErrorCode.INVALID_STATE,
           `Task ${id} is a dependency of ${dependents
             .map((d) => `"${d.name}"`)
             .slice(0, 5)
@@ -236,7 +236,7 @@ export class TaskTreeService {
     const running = await this.executions.running(tx.manager, rootId);
     if (running)
       throw new DomainError(
-        ErrorCode.CONFLICT,
+        ErrorCode.INVALID_STATE,
         `The tree is executing (execution ${running.id}); try again when it has finished`,
         {
           details: { execution_id: running.id },
@@ -282,7 +282,7 @@ export class TaskTreeService {
     const statuses = await tx.statuses(subtree);
     if (subtree.some((id) => statuses.get(id) !== 'pending'))
       throw new DomainError(
-        ErrorCode.CONFLICT,
+        ErrorCode.INVALID_STATE,
         'Dependencies can change only while the task and its subtree are pending',
         {
           details: { field: 'dependencies', reason: 'the task or a descendant is not pending' },

@@ -16,8 +16,17 @@ export enum ErrorCode {
   UNAUTHENTICATED = 'UNAUTHENTICATED',
   FORBIDDEN = 'FORBIDDEN',
   NOT_FOUND = 'NOT_FOUND',
-  /** The resource already exists or its state does not allow the operation. */
+  /**
+   * The resource already exists (a taken id), or another request changed it first. gRPC:
+   * ALREADY_EXISTS.
+   */
   CONFLICT = 'CONFLICT',
+  /**
+   * The resource exists but its state does not allow the operation: removing or refreshing a
+   * built-in agent, executing a tree that is executing, cancelling a finished task, changing a task
+   * that is not pending. Retrying will not help until the state changes. gRPC: FAILED_PRECONDITION.
+   */
+  INVALID_STATE = 'INVALID_STATE',
   /** Task dependencies form a cycle (the cycle is named in the message). */
   CIRCULAR_DEPENDENCY = 'CIRCULAR_DEPENDENCY',
   /** A task names an executor (`schemas.method`) the hub does not have. */

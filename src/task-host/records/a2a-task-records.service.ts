@@ -78,21 +78,22 @@ export class A2aTaskRecordsService {
    */
   async rehydrate(taskId: string, by: Principal): Promise<{ taskId: string; agentId: string; state: string }> {
     const found = await this.locate(taskId);
-    if (!found.record) throw conflict(taskId, 'it has finished and only its archive is left');
+    if (!found.record) throw cannotRehydrate(taskId, 'it has finished and only its archive is left');
     const task = Task.fromJSON(found.record.task);
     const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
-    if (isTerminal(state)) throw conflict(taskId, `it is ${stateName(state)}`);
-    if (WAITING.has(state)) throw conflict(taskId, `it is waiting for the caller (${stateName(state)})`);
+    if (isTerminal(state)) throw cannotRehydrate(taskId, `it is ${stateName(state)}`);
+    if (WAITING.has(state)) throw cannotRehydrate(taskId, `it is waiting for the caller (${stateName(state)})`);
     const agent = this.host.get(found.agentId);
-    if (!agent) throw new DomainError(ErrorCode.CONFLICT, `Agent ${found.agentId} of task ${taskId} is not hosted`);
+    if (!agent)
+      throw new DomainError(ErrorCode.INVALID_STATE, `Agent ${found.agentId} of task ${taskId} is not hosted`);
     const context = callContextFor(
       found.agentId,
       new A2aUser(new Principal(by.keyId, by.keyName, found.owner, ['messages'])),
     );
     if (this.host.isRunningHere(found.agentId, taskId, context))
-      throw conflict(taskId, 'it is already running on this replica');
+      throw cannotRehydrate(taskId, 'it is already running on this replica');
     const last = [...task.history].reverse().find((message) => message.role === Role.ROLE_USER);
-    if (!last) throw conflict(taskId, 'it has no user message to resume from');
+    if (!last) throw cannotRehydrate(taskId, 'it has no user message to resume from');
     const message: Message = { ...last, messageId: randomUUID(), taskId, contextId: task.contextId };
     void agent.handler
       .sendMessage({ tenant: '', message, configuration: undefined, metadata: undefined }, context)
@@ -140,8 +141,8 @@ export class A2aTaskRecordsService {
   }
 }
 
-function conflict(taskId: string, why: string): DomainError {
-  return new DomainError(ErrorCode.CONFLICT, `Task ${taskId} cannot be rehydrated: ${why}`, {
+function cannotRehydrate(taskId: string, why: string): DomainError {
+  return new DomainError(ErrorCode.INVALID_STATE, `Task ${taskId} cannot be rehydrated: ${why}`, {
     details: { task_id: taskId },
   });
 }
