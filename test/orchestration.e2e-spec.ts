@@ -91,6 +91,26 @@ describe('orchestrator (e2e)', () => {
     expect(spokenText(res.body.result)).toBe('Done: Turn on the kitchen lights\nPlaying: play jazz music');
   });
 
+  it('runs the clauses it can place and asks about the one it cannot, in the same answer', async () => {
+    const contextId = randomUUID();
+    const before = lights.requests.length;
+    const first = await send('turn on the kitchen lights and fetch my slippers', contextId);
+    expect(first.body.result).toMatchObject({
+      kind: 'task',
+      status: { state: 'input-required' },
+      metadata: { agents_used: ['lights'] },
+    });
+    expect(spokenText(first.body.result)).toBe(
+      'Done: turn on the kitchen lights\nI\'m not sure who should handle "fetch my slippers". Could you say it another way?',
+    );
+    // The lights agent got its own clause only.
+    expect(JSON.stringify(lights.requests.slice(before))).not.toContain('slippers');
+    // Naming an agent sends it the clause that was asked about.
+    const second = await send('music', contextId);
+    expect(second.body.result.metadata.agents_used).toEqual(['music']);
+    expect(spokenText(second.body.result)).toBe('Playing: fetch my slippers');
+  });
+
   it('routes on the user words, not on the Home Assistant prompt before them', async () => {
     const prompt =
       'You are a voice assistant for Home Assistant. Devices: kitchen lights (light), living room lights ' +

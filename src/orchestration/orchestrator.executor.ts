@@ -202,15 +202,19 @@ export class OrchestratorExecutor implements AgentExecutor {
     const agentsUsed = outcomes.map((o) => o.agentId);
     const names = new Map(agents.map((a) => [a.id, a.name]));
     const asking = outcomes.find((o) => o.needsInput);
-    const answerText = aggregate(outcomes, names, asking);
+    // An agent's own question comes first; the orchestrator asks about the rest of a split request otherwise.
+    const question = asking ? undefined : plan.question;
+    const answerText = [aggregate(outcomes, names, asking), question?.text].filter(Boolean).join('\n');
     await this.remember(turn.owner, recalled.stored, turn.utterance, answerText, outcomes, {
-      pending: asking ? { kind: 'agent-input', agentId: asking.agentId } : undefined,
+      pending: asking
+        ? { kind: 'agent-input', agentId: asking.agentId }
+        : question && { kind: 'clarification', request: question.request, candidates: question.candidates },
       previousAgentId: asking?.agentId ?? agentsUsed[0],
     });
     const timedOut = outcomes.filter((o) => o.timedOut);
     if (timedOut.length) throw timeoutFailure(timedOut, outcomes, names, answerText);
     const state: TaskStateLabel = plan.answersPending && !asking ? 'completed' : recalled.freshness;
-    if (asking) {
+    if (asking || question) {
       turn.reply.ask(answerText, agentsUsed, state);
       this.finish(turn, 'input-required');
     } else {

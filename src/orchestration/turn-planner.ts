@@ -14,6 +14,8 @@ export type Plan =
       router: string;
       /** The turn answers a question asked earlier (by an agent or by the orchestrator). */
       answersPending: boolean;
+      /** Part of the request no agent was sure to handle: asked about after the answers. */
+      question?: { text: string; request: string; candidates: string[] };
     }
   | { kind: 'ask'; question: string; candidates: string[]; choice: AgentChoiceResult; router: string };
 
@@ -84,26 +86,39 @@ export class TurnPlanner {
           answersPending: false,
         };
       }
-      const names = routing.candidates.map((id) => agents.find((a) => a.id === id)?.name ?? id);
-      const question = names.length
-        ? `I'm not sure who should handle that. Did you mean ${list(names, 'or')}?`
-        : "I'm not sure who should handle that. Could you say it another way?";
+      const question = clarifyingQuestion('that', routing.candidates, agents);
       return { kind: 'ask', question, candidates: routing.candidates, choice, router };
     }
 
     const ids = [routing.agentId, ...(this.settings.multiAgent ? (routing.additionalAgents ?? []) : [])];
     const preamble = text.slice(0, Math.max(0, text.lastIndexOf(utterance)));
+    // A split request's agents each get their part; the rest, if any, becomes a question.
+    const split = ids.length > 1 || routing.unplaced !== undefined;
+    const unplaced = routing.unplaced?.[0];
     return {
       kind: 'run',
       calls: ids.map((agentId) => ({
         agentId,
-        text: routing.parts?.[agentId] && ids.length > 1 ? preamble + routing.parts[agentId] : text,
+        text: routing.parts?.[agentId] && split ? preamble + routing.parts[agentId] : text,
       })),
       choice,
       router,
       answersPending: false,
+      question: unplaced && {
+        text: clarifyingQuestion(`"${unplaced.text}"`, unplaced.candidates, agents),
+        request: preamble + (routing.unplaced ?? []).map((u) => u.text).join(' and '),
+        candidates: unplaced.candidates,
+      },
     };
   }
+}
+
+/** "I'm not sure who should handle <what>. Did you mean A or B?", naming only agents that matched. */
+function clarifyingQuestion(what: string, candidates: string[], agents: AgentProfile[]): string {
+  const names = candidates.map((id) => agents.find((a) => a.id === id)?.name ?? id);
+  return names.length
+    ? `I'm not sure who should handle ${what}. Did you mean ${list(names, 'or')}?`
+    : `I'm not sure who should handle ${what}. Could you say it another way?`;
 }
 
 export function list(items: string[], conjunction = 'and'): string {

@@ -79,6 +79,18 @@ describe('DefaultRouter', () => {
     });
   });
 
+  it('leaves a clause no card matches unplaced, to be asked about, instead of giving it to a neighbour', () => {
+    const choice = route('turn on the kitchen lights and fetch my slippers');
+    expect(choice).toMatchObject({ agentId: 'lights', parts: { lights: 'turn on the kitchen lights' } });
+    expect(choice.additionalAgents).toBeUndefined();
+    expect(choice.unplaced).toEqual([{ text: 'fetch my slippers', candidates: [] }]);
+    expect(choice.confidence).toBeGreaterThanOrEqual(0.7);
+    // A one-word fragment still belongs to the clause before it.
+    const fragment = route('play jazz and blues');
+    expect(fragment.agentId).toBe('music');
+    expect(fragment.unplaced).toBeUndefined();
+  });
+
   it('keeps a clause that names nothing with the clause before it', () => {
     const choice = route('play some rock and roll music');
     expect(choice.agentId).toBe('music');

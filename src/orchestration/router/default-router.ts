@@ -28,6 +28,11 @@ export interface Routing extends AgentChoiceResult {
   candidates: string[];
   /** The part of the request each chosen agent should handle, when the request was split. */
   parts?: Record<string, string>;
+  /**
+   * Clauses of a split request that no agent's card matched well enough, each with the agents
+   * worth naming when asking about it (best first): the rest runs, and the user is asked these.
+   */
+  unplaced?: { text: string; candidates: string[] }[];
 }
 
 interface Ranking {
@@ -132,35 +137,56 @@ export class DefaultRouter {
     };
   }
 
-  /** Routes each clause; answers only when clauses go to two or more different agents. */
+  /**
+   * Routes each clause on its own evidence. A clause that does not decide on its own joins an
+   * agent the request already goes to if that agent is its best match ("find me a blue mug and
+   * *add two to my cart*"), and a fragment of one word the clause before it ("play jazz and
+   * *blues*"); any other is left unplaced, to be asked about, rather than handed to a neighbour
+   * that cannot do it. Answers when clauses go to two or more agents, or to one with others
+   * left unplaced.
+   */
   private routeClauses(text: string): Routing | undefined {
     const parts = clauses(text);
     if (parts.length < 2) return undefined;
-    const chosen = new Map<string, { text: string[]; confidence: number }>();
-    let last: string | undefined;
-    for (const part of parts) {
+    const ranked = parts.map((part) => {
       const ranking = this.rank(part);
       const top = ranking.order[0];
-      // A clause that names nothing on its own ("rock and *roll*") belongs to the one before it.
       const own = top !== undefined && (ranking.strong || ranking.confidence >= 0.5);
-      const agent = own ? this.ids[top] : last;
-      if (!agent) continue;
+      return { part, ranking, best: top === undefined ? undefined : this.ids[top], own };
+    });
+    const deciding = new Set(ranked.filter((r) => r.own).map((r) => r.best!));
+    const chosen = new Map<string, { text: string[]; confidence: number }>();
+    const unplaced: { text: string; candidates: string[] }[] = [];
+    let last: string | undefined;
+    for (const { part, ranking, best, own } of ranked) {
+      let agent: string | undefined;
+      if (own || (best && deciding.has(best))) agent = best;
+      else if (terms(part).length <= 1) agent = last;
+      if (!agent) {
+        if (terms(part).length > 1) {
+          unplaced.push({ text: part, candidates: ranking.order.slice(0, MAX_CANDIDATES).map((i) => this.ids[i]) });
+        }
+        continue;
+      }
       const entry = chosen.get(agent) ?? { text: [], confidence: 1 };
       entry.text.push(part);
       if (own) entry.confidence = Math.min(entry.confidence, ranking.confidence);
       chosen.set(agent, entry);
       last = agent;
     }
-    if (chosen.size < 2) return undefined;
+    if (chosen.size === 0 || (chosen.size < 2 && unplaced.length === 0)) return undefined;
     const [primary, ...additional] = [...chosen.keys()];
     const confidence = Math.min(...[...chosen.values()].map((c) => c.confidence));
+    const routed = [...chosen].map(([id, c]) => `"${c.text.join(', ')}" → ${id}`);
+    const asked = unplaced.map((u) => `"${u.text}" → ?`);
     return {
       agentId: primary,
-      additionalAgents: additional,
-      reasoning: `The request has ${chosen.size} intents: ${[...chosen].map(([id, c]) => `"${c.text.join(', ')}" → ${id}`).join('; ')}`,
+      additionalAgents: additional.length ? additional : undefined,
+      reasoning: `The request has ${chosen.size + unplaced.length} intents: ${[...routed, ...asked].join('; ')}`,
       confidence: round(confidence),
       candidates: [...chosen.keys()],
       parts: Object.fromEntries([...chosen].map(([id, c]) => [id, c.text.join(' and ')])),
+      unplaced: unplaced.length ? unplaced : undefined,
     };
   }
 
