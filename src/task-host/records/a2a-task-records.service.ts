@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { A2aUser } from '../../a2a/hosting/a2a-user';
 import { AgentHost } from '../../a2a/hosting/agent-host';
 import { callContextFor } from '../../a2a/hosting/call-context';
-import { A2aTaskRepository } from '../../a2a/store/a2a-task.repository';
+import { A2aTaskRepository, fromArchive } from '../../a2a/store/a2a-task.repository';
 import { isTerminal } from '../../a2a/store/task-merge';
 import { TaskPersistenceRecord, taskRecordKey } from '../../a2a/store/task-record';
 import { OrchestrationContextStore } from '../../orchestration/context/orchestration-context.store';
@@ -118,7 +118,7 @@ export class A2aTaskRecordsService {
           owner: row.owner,
           record: stored ? (JSON.parse(stored.value) as TaskPersistenceRecord) : null,
           etag: stored?.etag ?? null,
-          archived: row.finalTask,
+          archived: fromArchive(row.finalTask),
         };
       }
     }
