@@ -1,20 +1,38 @@
+import * as grpc from '@grpc/grpc-js';
 import { status as GrpcStatus } from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import { join } from 'node:path';
 import WebSocket from 'ws';
+import { PROTO_DIR } from '../src/paths';
 import { call, systemClient, SystemClient } from './support/grpc-clients';
 import { hasRedisServer, PrivateRedis } from './support/private-redis';
 import { startLightsAgent } from './support/remote-agents';
 import { messageSend, registerAgent, startTestApp, TEST_ADMIN_KEY, TestApp } from './support/test-app';
 
+type ListCards = (r: object, m: grpc.Metadata, cb: (e: grpc.ServiceError | null, r: object) => void) => void;
+type RegistryClient = grpc.Client & { ListAgentCards: ListCards };
+
+function registryClient(address: string): RegistryClient {
+  const definition = protoLoader.loadSync(join(PROTO_DIR, 'switchboard/v1/registry.proto'), { keepCase: true });
+  const pkg = grpc.loadPackageDefinition(definition) as unknown as {
+    switchboard: { v1: { RegistryService: new (a: string, c: grpc.ChannelCredentials) => RegistryClient } };
+  };
+  return new pkg.switchboard.v1.RegistryService(address, grpc.credentials.createInsecure());
+}
+
 describe('rate limits (e2e)', () => {
   let t: TestApp;
+  let grpcRegistry: RegistryClient;
   let grpcSystem: SystemClient;
   let otherKey: string;
 
   beforeAll(async () => {
     t = await startTestApp({ RATE_LIMIT_REGISTRY_PER_MIN: '4' });
+    grpcRegistry = registryClient(t.grpcAddress);
     grpcSystem = systemClient(t.grpcAddress);
   });
   afterAll(async () => {
+    grpcRegistry?.close();
     grpcSystem?.close();
     await t?.close();
   });
@@ -41,7 +59,7 @@ describe('rate limits (e2e)', () => {
     expect(reset).toBeGreaterThanOrEqual(before + 59);
     expect(reset).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 60);
 
-    const fourth = await call(grpcSystem.GetInfo, grpcSystem, {}, { 'x-api-key': TEST_ADMIN_KEY });
+    const fourth = await call(grpcRegistry.ListAgentCards, grpcRegistry, {}, { 'x-api-key': TEST_ADMIN_KEY });
     expect(fourth.error).toBeUndefined();
 
     const refused = await t.http().get('/api/system').set('X-Api-Key', TEST_ADMIN_KEY).expect(429);
@@ -56,9 +74,11 @@ describe('rate limits (e2e)', () => {
       details: { policy: 'registry', limit: 4, retry_after_seconds: retryAfter },
     });
 
-    const grpcRefused = await call(grpcSystem.GetInfo, grpcSystem, {}, { 'x-api-key': TEST_ADMIN_KEY });
+    const grpcRefused = await call(grpcRegistry.ListAgentCards, grpcRegistry, {}, { 'x-api-key': TEST_ADMIN_KEY });
     expect(grpcRefused.error?.code).toBe(GrpcStatus.RESOURCE_EXHAUSTED);
     expect(grpcRefused.error?.metadata.get('retry-after')).toEqual([expect.stringMatching(/^\d+$/)]);
+    // SystemService.GetInfo (the smoke test of probes and dashboards) is not limited.
+    expect((await call(grpcSystem.GetInfo, grpcSystem, {}, { 'x-api-key': TEST_ADMIN_KEY })).error).toBeUndefined();
   });
 
   it('keeps separate counters per key', async () => {
