@@ -164,6 +164,32 @@ describe('orchestrator (e2e)', () => {
     expect(spokenText(next.body.result)).toBe('Playing: play jazz in the living room');
   });
 
+  it('learns a request settled by naming an agent: the same phrasing goes there directly, until the route is removed', async () => {
+    const admin = { 'X-Api-Key': TEST_ADMIN_KEY };
+    const first = randomUUID();
+    expect(spokenText((await send('brew me something warm', first)).body.result)).toContain('Could you say it');
+    expect((await send('Music', first)).body.result.metadata.agents_used).toEqual(['music']);
+    let items: { id: string; example: string; agent_id: string; owner: string }[] = [];
+    for (let i = 0; i < 50 && !items.some((r) => r.example === 'brew me something warm'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      items = (await t.http().get('/internal/orchestration/learned-routes').set(admin).expect(200)).body.items;
+    }
+    const route = items.find((r) => r.example === 'brew me something warm')!;
+    expect(route).toMatchObject({ agent_id: 'music', owner: expect.any(String) });
+
+    // Another conversation, the same words in another order and case: straight to the agent.
+    const second = randomUUID();
+    const direct = await send('Something warm, brew me!', second);
+    expect(direct.body.result).toMatchObject({ kind: 'message', metadata: { agents_used: ['music'] } });
+    expect((await decisions(t, second, 1))[0]).toMatchObject({ router: 'learned', agents: ['music'] });
+
+    await t.http().delete(`/internal/orchestration/learned-routes/${route.id}`).set(admin).expect(204);
+    await t.http().delete(`/internal/orchestration/learned-routes/${route.id}`).set(admin).expect(404);
+    await t.http().delete('/internal/orchestration/learned-routes/not-a-uuid').set(admin).expect(400);
+    const third = await send('brew me something warm', randomUUID());
+    expect(third.body.result).toMatchObject({ kind: 'task', status: { state: 'input-required' } });
+  });
+
   it('sends a follow-up it cannot place to the conversation’s previous agent', async () => {
     const contextId = randomUUID();
     await send('play jazz music', contextId);

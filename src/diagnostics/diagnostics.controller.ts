@@ -1,9 +1,18 @@
-import { Controller, Get, Param, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiSecurity, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Query, Res } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiSecurity,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import { RequireScopes } from '../platform/auth/auth.decorators';
 import { DiagnosticsService } from './diagnostics.service';
 import { RoutingLogQuery } from './dto/routing-log.query';
+import { LearnedRoutesQuery } from './dto/learned-routes.query';
+import { LearnedRoutes, MAX_LEARNED_PER_OWNER } from '../orchestration/learning/learned-routes';
 
 /** What the hub says about itself, for operators (scope `internal`; not rate limited: dashboards poll it). */
 @ApiTags('internal')
@@ -12,7 +21,10 @@ import { RoutingLogQuery } from './dto/routing-log.query';
 @RequireScopes('internal')
 @Controller('internal')
 export class DiagnosticsController {
-  constructor(private readonly diagnostics: DiagnosticsService) {}
+  constructor(
+    private readonly diagnostics: DiagnosticsService,
+    private readonly learned: LearnedRoutes,
+  ) {}
 
   @Get('orchestration/health')
   @ApiOkResponse({ description: 'Usable: status ok, or degraded with warnings' })
@@ -27,6 +39,28 @@ export class DiagnosticsController {
   @ApiOkResponse({ description: '{items, limit, next_cursor}: routing decisions, newest first' })
   routingLog(@Query() query: RoutingLogQuery) {
     return this.diagnostics.routingLog(query);
+  }
+
+  @Get('orchestration/learned-routes')
+  @ApiOkResponse({ description: '{items}: requests settled by naming an agent, newest first' })
+  async learnedRoutes(@Query() query: LearnedRoutesQuery) {
+    const routes = await this.learned.list(query.owner, query.limit ?? MAX_LEARNED_PER_OWNER);
+    return {
+      items: routes.map((r) => ({
+        id: r.id,
+        owner: r.owner,
+        example: r.example,
+        agent_id: r.agentId,
+        created_at: r.createdAt.toISOString(),
+      })),
+    };
+  }
+
+  @Delete('orchestration/learned-routes/:id')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Forgotten: the request is routed as any other again' })
+  async forgetLearnedRoute(@Param('id', ParseUUIDPipe) id: string): Promise<void> {
+    await this.learned.remove(id);
   }
 
   @Get('agents/:id/resolution')

@@ -11,6 +11,8 @@ import { OrchestratorExecutor } from './orchestrator.executor';
 import { ORCHESTRATOR_PROFILE } from './orchestrator.profile';
 import { AgentRouter } from './router/agent-router';
 import { RoutingLog } from './routing-log/routing-log';
+import { LearnedRoutes } from './learning/learned-routes';
+import { TurnPlanner } from './turn-planner';
 
 /**
  * The orchestrator: hosted as the default agent (`orchestrator`) on every transport (and at
@@ -20,8 +22,8 @@ import { RoutingLog } from './routing-log/routing-log';
 @Module({
   imports: [A2aModule],
   controllers: [OrchestratorHttpController],
-  providers: [AgentRouter, OrchestrationContextStore, RoutingLog, ConversationService],
-  exports: [RoutingLog, OrchestrationContextStore, AgentRouter],
+  providers: [AgentRouter, OrchestrationContextStore, RoutingLog, ConversationService, LearnedRoutes],
+  exports: [RoutingLog, OrchestrationContextStore, AgentRouter, LearnedRoutes],
 })
 export class OrchestrationModule implements OnModuleInit {
   constructor(
@@ -29,6 +31,7 @@ export class OrchestrationModule implements OnModuleInit {
     private readonly router: AgentRouter,
     private readonly contexts: OrchestrationContextStore,
     private readonly routingLog: RoutingLog,
+    private readonly learned: LearnedRoutes,
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
   ) {}
@@ -38,7 +41,7 @@ export class OrchestrationModule implements OnModuleInit {
       profile: ORCHESTRATOR_PROFILE,
       executor: new OrchestratorExecutor(
         this.host,
-        this.router,
+        new TurnPlanner(this.host, this.router, this.learned, this.config.orchestration),
         this.contexts,
         this.routingLog,
         this.config,

@@ -14,7 +14,6 @@ import { ContextSnapshot, empty, OrchestrationContextStore } from './context/orc
 import { OrchestrationFailure } from './orchestration-failure';
 import { Reply, TaskStateLabel } from './orchestrator-reply';
 import type { OrchestrationContext, PendingInput } from './orchestration.types';
-import { AgentRouter } from './router/agent-router';
 import { userUtterance } from './router/text-analysis';
 import { RoutingLog, RoutingRecord } from './routing-log/routing-log';
 import { list, Plan, TurnPlanner } from './turn-planner';
@@ -54,12 +53,11 @@ interface Recalled {
 export class OrchestratorExecutor implements AgentExecutor {
   private readonly logger = new Logger('Orchestrator');
   private readonly runner: AgentRunner;
-  private readonly planner: TurnPlanner;
   private readonly settings: AppConfig['orchestration'];
 
   constructor(
     private readonly host: AgentHost,
-    private readonly router: AgentRouter,
+    private readonly planner: TurnPlanner,
     private readonly contexts: OrchestrationContextStore,
     private readonly routingLog: RoutingLog,
     config: AppConfig,
@@ -67,7 +65,6 @@ export class OrchestratorExecutor implements AgentExecutor {
   ) {
     this.settings = config.orchestration;
     this.runner = new AgentRunner(host, this.settings.agentTimeoutMs, metrics);
-    this.planner = new TurnPlanner(host, router, this.settings);
   }
 
   async execute(request: RequestContext, bus: ExecutionEventBus): Promise<void> {
@@ -108,7 +105,7 @@ export class OrchestratorExecutor implements AgentExecutor {
         agents: [],
         confidence: null,
         reasoning: '',
-        router: this.router.usesLlm ? 'llm' : 'default',
+        router: this.planner.routerName,
         errorCode: null,
       },
     };
@@ -147,7 +144,7 @@ export class OrchestratorExecutor implements AgentExecutor {
     const plan = await inSpan(
       'orchestrator.route',
       { 'switchboard.agents_available': agents.length },
-      () => this.planner.plan(turn.utterance, turn.text, context, agents),
+      () => this.planner.plan(turn.owner, turn.utterance, turn.text, context, agents),
       (chosen) => ({
         'switchboard.router': chosen.router,
         'switchboard.agents': chosen.kind === 'run' ? chosen.calls.map((c) => c.agentId) : [],

@@ -1,9 +1,12 @@
+import { Logger } from '@nestjs/common';
 import { AgentHost } from '../a2a/hosting/agent-host';
 import type { AgentProfile } from '../a2a/agent-profile';
 import type { AppConfig } from '../platform/config/app-config';
 import type { AgentChoiceResult, OrchestrationContext } from './orchestration.types';
 import { AgentRouter } from './router/agent-router';
 import { pickedAgent } from './router/clarification-answer';
+import { userUtterance } from './router/text-analysis';
+import { LearnedRoutes } from './learning/learned-routes';
 
 /** What the orchestrator decided to do with a request. */
 export type Plan =
@@ -25,13 +28,27 @@ export type Plan =
  * conversation's previous agent when routing is unsure, or to a question naming the candidates.
  */
 export class TurnPlanner {
+  private readonly logger = new Logger('TurnPlanner');
+
   constructor(
     private readonly host: AgentHost,
     private readonly router: AgentRouter,
+    private readonly learned: LearnedRoutes,
     private readonly settings: AppConfig['orchestration'],
   ) {}
 
-  async plan(utterance: string, text: string, context: OrchestrationContext, agents: AgentProfile[]): Promise<Plan> {
+  /** The router's name in the routing log when it decides. */
+  get routerName(): string {
+    return this.router.usesLlm ? 'llm' : 'default';
+  }
+
+  async plan(
+    owner: string,
+    utterance: string,
+    text: string,
+    context: OrchestrationContext,
+    agents: AgentProfile[],
+  ): Promise<Plan> {
     const hosted = new Set(agents.map((a) => a.id));
     const pending = context.pending;
     if (pending?.kind === 'agent-input' && hosted.has(pending.agentId)) {
@@ -49,6 +66,7 @@ export class TurnPlanner {
       const offered = pending.candidates.filter((id) => hosted.has(id));
       const picked = pickedAgent(utterance, offered, agents);
       if (picked) {
+        this.learn(owner, userUtterance(pending.request), picked);
         return {
           kind: 'run',
           calls: [{ agentId: picked, text: pending.request }],
@@ -57,6 +75,17 @@ export class TurnPlanner {
           answersPending: true,
         };
       }
+    }
+
+    const learned = this.learned.agentFor(owner, utterance, hosted);
+    if (learned) {
+      return {
+        kind: 'run',
+        calls: [{ agentId: learned, text }],
+        choice: { agentId: learned, reasoning: `Settled with ${learned} when asked before`, confidence: 1 },
+        router: 'learned',
+        answersPending: false,
+      };
     }
 
     const previous =
@@ -110,6 +139,13 @@ export class TurnPlanner {
         candidates: unplaced.candidates,
       },
     };
+  }
+
+  /** Remembers a settled clarification, behind the answer; a failure costs only the shortcut. */
+  private learn(owner: string, request: string, agentId: string): void {
+    this.learned
+      .learn(owner, request, agentId)
+      .catch((error: Error) => this.logger.warn(`Could not learn a route to ${agentId}: ${error.message}`));
   }
 }
 

@@ -8,6 +8,7 @@ import { PushConfigEntity } from '../../a2a/push/entities/push-config.entity';
 import { PushDeliveryEntity } from '../../a2a/push/entities/push-delivery.entity';
 import { PushSubscriptionEntity } from '../../a2a/push/entities/push-subscription.entity';
 import { RoutingDecisionEntity } from '../../orchestration/routing-log/routing-decision.entity';
+import { LearnedRouteEntity } from '../../orchestration/learning/learned-route.entity';
 import { AgentEntity } from '../../registry/entities/agent.entity';
 import { TaskExecutionEntity } from '../../task-host/entities/task-execution.entity';
 import { TaskPushDeliveryEntity } from '../../task-host/entities/task-push-delivery.entity';
@@ -20,6 +21,7 @@ import { CreateRoutingDecisions1764100000000 } from './migrations/1764100000000-
 import { CreateTaskTrees1764200000000 } from './migrations/1764200000000-create-task-trees';
 import { CreateCommerce1764300000000 } from './migrations/1764300000000-create-commerce';
 import { CreatePushSubscriptions1764400000000 } from './migrations/1764400000000-create-push-subscriptions';
+import { CreateLearnedRoutes1764600000000 } from './migrations/1764600000000-create-learned-routes';
 
 /**
  * Every entity and migration, listed explicitly so the app, the CLIs and ts-jest load exactly
@@ -33,6 +35,7 @@ export const ENTITIES = [
   PushSubscriptionEntity,
   AgentEntity,
   RoutingDecisionEntity,
+  LearnedRouteEntity,
   TaskEntity,
   TaskExecutionEntity,
   TaskPushDeliveryEntity,
@@ -50,4 +53,5 @@ export const MIGRATIONS = [
   CreateTaskTrees1764200000000,
   CreateCommerce1764300000000,
   CreatePushSubscriptions1764400000000,
+  CreateLearnedRoutes1764600000000,
 ];
