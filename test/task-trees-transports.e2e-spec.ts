@@ -315,10 +315,10 @@ describe('the workflow agent: task trees over A2A (e2e)', () => {
         },
       })
       .expect(200);
-    // Nothing but the workflow agent knows tasks, and it takes no text: the orchestrator names the others.
+    // Nothing but the workflow agent knows tasks, and it takes no text: no agent to name.
     expect(res.body.result).toMatchObject({ kind: 'task', status: { state: 'input-required' } });
     expect(res.body.result.status.message.parts[0].text).toBe(
-      "I'm not sure who should handle that. Did you mean Shop?",
+      "I'm not sure who should handle that. Could you say it another way?",
     );
   });
 });
