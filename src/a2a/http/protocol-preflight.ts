@@ -1,29 +1,26 @@
 import { isLegacyJsonRpcMethod, isV1JsonRpcMethod } from '@a2a-js/sdk/compat/v0_3';
 import { toLegacyHTTPError } from '@a2a-js/sdk/compat/v0_3/server';
-import { RequestMalformedError, restStatusFor, toRestErrorBody } from '@a2a-js/sdk/errors';
+import { A2AError, RequestMalformedError, restStatusFor, toJsonRpcError, toRestErrorBody } from '@a2a-js/sdk/errors';
 import type { Request, RequestHandler, Response } from 'express';
 import { ErrorCode } from '../../platform/errors/error-code';
 import { httpStatusFor } from '../../platform/errors/http-error.mapping';
 import { isTransportLevel, JsonRpcCode, jsonRpcCodeFor } from '../../platform/errors/json-rpc-error.mapping';
 import { envelopeProblem, idOf, jsonRpcError, JsonRpcReply } from '../../platform/json-rpc/json-rpc';
 import { toDomainError } from '../../platform/errors/to-domain-error';
+import { A2aVersion, negotiateVersion, requestedVersion } from './a2a-version';
 import { tolerateFieldClients } from './field-client-tolerance';
 import { paramsProblem } from './json-rpc-params';
-
-/** The A2A version a request asks for: the A2A-Version header, absent meaning 0.3. */
-export function requestedVersion(req: Request): '0.3' | '1.0' {
-  const header = req.headers['a2a-version'];
-  const value = Array.isArray(header) ? header[0] : header;
-  return value?.trim().startsWith('1') ? '1.0' : '0.3';
-}
+import { restBodyProblem } from './rest-body';
 
 /**
  * What runs before the SDK's JSON-RPC handler: our body limit, and the checks the SDK gets wrong
- * or too strict. Malformed JSON → -32700; a body that is not a JSON-RPC request object (array,
- * wrong `jsonrpc`, non-string method, bad id) → -32600 (the SDK answers -32602 on v1.0); an
- * unknown method → -32601 (likewise); then field-client tolerance (see field-client-tolerance.ts)
- * and the params' types (-32602 instead of the SDK's internal error for, say, a numeric task id).
- * One middleware, not one per step: each express layer costs every message its dispatch.
+ * or too strict. Malformed JSON → -32700; an `A2A-Version` the hub does not serve → -32009
+ * (a served one is spelled as the SDK expects it, see negotiateVersion); a body that is not a
+ * JSON-RPC request object (array, wrong `jsonrpc`, non-string method, bad id) → -32600 (the SDK
+ * answers -32602 on v1.0); an unknown method → -32601 (likewise); then field-client tolerance
+ * (v0.3, see field-client-tolerance.ts) and the params' shape (-32602 naming the field, where the
+ * SDK would answer its internal error or coerce the value). One middleware, not one per step:
+ * each express layer costs every message its dispatch.
  */
 export function jsonRpcPreflight(parse: RequestHandler): RequestHandler {
   return (req, res, next) =>
@@ -47,13 +44,15 @@ function answerJsonRpcParseError(error: unknown, req: Request, res: Response): v
 
 /** The JSON-RPC error a parsed request gets before the SDK sees it, if any; fixes what field clients get wrong. */
 function jsonRpcProblem(req: Request): JsonRpcReply | undefined {
+  const negotiated = negotiateVersion(req);
+  if ('error' in negotiated) return a2aJsonRpcError(idOf(req.body), negotiated.error);
   if (req.body === undefined) return undefined; // not a JSON body: the SDK answers it
   const body: unknown = req.body;
   const problem = Array.isArray(body) ? 'batch requests are not supported' : envelopeProblem(body);
   if (problem) return jsonRpcError(idOf(body), JsonRpcCode.INVALID_REQUEST, `Invalid Request: ${problem}`);
   const request = body as Record<string, unknown>;
   const method = request.method as string;
-  const known = requestedVersion(req) === '1.0' ? isV1JsonRpcMethod(method) : isLegacyJsonRpcMethod(method);
+  const known = negotiated.version === '1.0' ? isV1JsonRpcMethod(method) : isLegacyJsonRpcMethod(method);
   if (!known) return jsonRpcError(idOf(body), JsonRpcCode.METHOD_NOT_FOUND, `Method not found: ${method}`);
   tolerateFieldClients(request);
   const invalid = paramsProblem(method, request.params);
@@ -61,13 +60,29 @@ function jsonRpcProblem(req: Request): JsonRpcReply | undefined {
   return undefined;
 }
 
+/** An A2A error as the JSON-RPC binding writes it: its A2A code, its ErrorInfo in `data`. */
+function a2aJsonRpcError(id: ReturnType<typeof idOf>, error: A2AError): JsonRpcReply {
+  return { jsonrpc: '2.0', id, error: toJsonRpcError(error) } as JsonRpcReply;
+}
+
 /**
  * What runs before the SDK's HTTP+JSON handler: our body limit, with parse errors answered in the
- * REST error format of the requested version (google.rpc.Status for v1.0, the v0.3 shape otherwise).
+ * REST error format of the requested version (google.rpc.Status for v1.0, the v0.3 shape
+ * otherwise); an `A2A-Version` the hub does not serve → 400 FAILED_PRECONDITION with the reason
+ * VERSION_NOT_SUPPORTED; then the body's shape (rest-body.ts) → 400 naming the field, where the
+ * SDK would answer 500 or coerce the value.
  */
 export function restPreflight(parse: RequestHandler): RequestHandler {
   return (req, res, next) =>
-    parse(req, res, (error?: unknown) => (error ? answerRestParseError(error, req, res) : next()));
+    parse(req, res, (error?: unknown) => {
+      if (error) return answerRestParseError(error, req, res);
+      const negotiated = negotiateVersion(req);
+      if ('error' in negotiated) return void res.status(400).json(toRestErrorBody(negotiated.error, 400));
+      const problem = restBodyProblem(req.method, req.url, negotiated.version, req.body);
+      if (problem)
+        return answerRest(new RequestMalformedError(`Invalid request body: ${problem}`), 400, negotiated.version, res);
+      next();
+    });
 }
 
 function answerRestParseError(error: unknown, req: Request, res: Response): void {
@@ -75,10 +90,13 @@ function answerRestParseError(error: unknown, req: Request, res: Response): void
   const malformed = new RequestMalformedError(
     domain.code === ErrorCode.MALFORMED_REQUEST ? 'Malformed JSON in request body' : domain.message,
   );
-  if (requestedVersion(req) === '1.0') {
-    const status = domain.code === ErrorCode.PAYLOAD_TOO_LARGE ? 413 : restStatusFor(malformed);
-    res.status(status).json(toRestErrorBody(malformed, status));
-  } else {
-    res.status(domain.code === ErrorCode.PAYLOAD_TOO_LARGE ? 413 : 400).json(toLegacyHTTPError(malformed));
-  }
+  const status = domain.code === ErrorCode.PAYLOAD_TOO_LARGE ? 413 : restStatusFor(malformed);
+  // A version the hub does not serve gets the v1.0 format, as its refusal would.
+  answerRest(malformed, status, requestedVersion(req) ?? '1.0', res);
+}
+
+/** An A2A error in the HTTP+JSON format of `version`. */
+function answerRest(error: A2AError, status: number, version: A2aVersion, res: Response): void {
+  if (version === '1.0') res.status(status).json(toRestErrorBody(error, status));
+  else res.status(status).json(toLegacyHTTPError(error));
 }
