@@ -101,8 +101,18 @@ export class AgentCardFactory {
   }
 
   /** The v1.0 card in the specification's JSON form (ProtoJSON of lf.a2a.v1.AgentCard). */
-  toV1Json(card: AgentCard): unknown {
-    return AgentCard.toJSON(card);
+  toV1Json(card: AgentCard): Record<string, unknown> {
+    return AgentCard.toJSON(card) as Record<string, unknown>;
+  }
+
+  /**
+   * The card for a client that names no version (or v0.3): the v0.3 card, plus the v1.0
+   * `supportedInterfaces` in their specification JSON form - as the SDK's own card handler
+   * serves it - so a v0.3 client reads its fields and a v1.0 client (the A2A TCK, the 1.x SDKs)
+   * finds every interface and protocol version without asking again.
+   */
+  toDiscoveryJson(card: AgentCard): V03AgentCard & { supportedInterfaces: unknown } {
+    return { ...this.toV03Json(card), supportedInterfaces: this.toV1Json(card).supportedInterfaces };
   }
 
   /** The v0.3 card: main url/transport pair also listed in additionalInterfaces, as the spec asks. */
