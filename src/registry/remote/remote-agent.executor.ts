@@ -1,6 +1,6 @@
 import { Message, SendMessageRequest, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
-import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
+import { TaskNotCancelableError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { AgentEvent, AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import { agentTextMessage } from '../../a2a/executors/agent-messages';
 import { ownerOf } from '../../a2a/hosting/a2a-user';
@@ -49,9 +49,7 @@ export class RemoteAgentExecutor implements AgentExecutor {
     const relay = new Relay(this.agentId, owner, context, bus, this.threads, link, remoteContextId);
     try {
       const client = await this.client();
-      if (this.streaming) {
-        for await (const event of client.sendMessageStream(request)) await relay.stream(event);
-      } else {
+      if (!this.streaming || !(await this.streamed(client, request, relay))) {
         const result = await client.sendMessage(request);
         await (isMessage(result) ? relay.message(result) : relay.task(result));
       }
@@ -61,6 +59,24 @@ export class RemoteAgentExecutor implements AgentExecutor {
       if (!relay.fail(describeFailure(error))) throw error;
     }
     bus.finished();
+  }
+
+  /**
+   * Relays the turn as the remote streams it. False when the remote refused to stream it before
+   * sending anything (UnsupportedOperationError): the turn is then sent again as a plain message.
+   * The official SDK 1.x refuses its own agent's stream when a continued task's first event is a
+   * status update rather than the task ("Received statusUpdate before initial 'Message'/'Task'
+   * event") and keeps the task as it was; a plain send takes the same events. A remote that
+   * declares streaming but cannot stream is served the same way.
+   */
+  private async streamed(client: Client, request: SendMessageRequest, relay: Relay): Promise<boolean> {
+    try {
+      for await (const event of client.sendMessageStream(request)) await relay.stream(event);
+      return true;
+    } catch (error) {
+      if (relay.received || !(error instanceof UnsupportedOperationError)) throw error;
+      return false;
+    }
   }
 
   async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
@@ -85,6 +101,8 @@ class Relay {
   private started = false;
   /** The remote answered with a message: the exchange is over, there is no task to fail. */
   private answered = false;
+  /** Whether the remote has sent anything on its stream. */
+  received = false;
 
   constructor(
     private readonly agentId: string,
@@ -98,6 +116,7 @@ class Relay {
   ) {}
 
   async stream(event: StreamResponse): Promise<void> {
+    this.received = true;
     const payload = event.payload;
     switch (payload?.$case) {
       case 'task':
@@ -181,10 +200,21 @@ class Relay {
     return true;
   }
 
-  /** A remote that starts with an update gets a task opened for it first. */
+  /**
+   * A remote that starts with an update gets the task published first, as the SDK requires: the
+   * task the turn continues as the hub knows it (its state, history with this message, artifacts),
+   * or a new one, submitted.
+   */
   private ensureStarted(): void {
     if (this.started) return;
     this.started = true;
+    const known = this.context.task;
+    if (known) {
+      const message = this.context.userMessage;
+      const history = known.history.filter((m) => m.messageId !== message.messageId);
+      this.bus.publish(AgentEvent.task({ ...known, history: [...history, message] }));
+      return;
+    }
     this.bus.publish(
       AgentEvent.task({
         id: this.context.taskId,
