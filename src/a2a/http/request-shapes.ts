@@ -167,7 +167,9 @@ const v03FileContent = object({ uri: text, bytes: text, name: text, mimeType: te
 const V03_PARTS: Record<string, Shape> = {
   text: object({ text: required(text), metadata: struct }),
   file: object({ file: required(v03FileContent), metadata: struct }),
-  data: object({ data: required(struct), metadata: struct }),
+  // The v0.3 schema says an object; any JSON value is taken, as v1.0 takes it (and the workflow
+  // agent is sent its task list as an array).
+  data: object({ data: required(anyJson), metadata: struct }),
 };
 
 const V03_PART_KIND = oneOf(...Object.keys(V03_PARTS));
