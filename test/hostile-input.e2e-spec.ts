@@ -142,7 +142,7 @@ describe('hostile input (e2e)', () => {
       expect(error?.metadata.get('grpc-status-details-bin')[0]?.toString('latin1')).toContain('VERSION_NOT_SUPPORTED');
     });
 
-    it.each(['1.0', '0.3'])('serves %s (the task is then not found)', async (version) => {
+    it.each(['1.0', '1', '1.0.1', '0.3', '0.3.0'])('serves %s (the task is then not found)', async (version) => {
       expect((await getTask(version))?.code).toBe(grpc.status.NOT_FOUND);
     });
   });

@@ -21,6 +21,7 @@ import { A2aGate } from '../a2a-gate';
 import { A2aUser } from '../hosting/a2a-user';
 import { AgentHost } from '../hosting/agent-host';
 import { contextFor } from '../hosting/call-context';
+import { servedVersion } from '../http/a2a-version';
 import { grpcAgentId, RoutingRequestHandler } from './routing-request-handler';
 
 type AnyCall = ServerUnaryCall<unknown, unknown> | ServerWritableStream<unknown, unknown>;
@@ -63,6 +64,11 @@ export class A2aGrpcService implements OnModuleInit {
   }
 
   private async admit(call: AnyCall): Promise<void> {
+    // The SDK compares the version exactly: a served version spelt another way (`1`, `1.0.2`) is
+    // given in its canonical spelling; anything else is left for the SDK to refuse.
+    const asked = call.metadata.get('a2a-version')[0]?.toString();
+    const served = asked === undefined ? undefined : servedVersion(asked);
+    if (served && served !== asked) call.metadata.set('a2a-version', served);
     const agentId = grpcAgentId(
       (call.request as { tenant?: string } | undefined)?.tenant,
       call.metadata.get('x-agent-id')[0]?.toString(),
