@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { deletedCount, Retention } from '../platform/database/retention';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { returned } from '../platform/database/returned-rows';
@@ -26,8 +27,27 @@ export type TaskChanges = Partial<
 export class TaskRepository {
   private readonly repo: Repository<TaskEntity>;
 
-  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    retention: Retention,
+  ) {
     this.repo = dataSource.getRepository(TaskEntity);
+    // Whole trees only, once their root has ended and nothing runs them (executions cascade).
+    retention.register({
+      kind: 'task_trees',
+      setting: 'taskTreeDays',
+      prune: (cutoff, batch) =>
+        deletedCount(
+          dataSource,
+          `DELETE FROM tasks WHERE root_id IN (
+             SELECT r.id FROM tasks r
+             WHERE r.parent_id IS NULL AND r.status IN ('completed', 'failed', 'cancelled')
+               AND COALESCE(r.completed_at, r.updated_at) < $1
+               AND NOT EXISTS (SELECT 1 FROM task_executions e WHERE e.root_id = r.id AND e.status = 'running')
+             LIMIT $2)`,
+          [cutoff, Math.max(1, Math.floor(batch / 10))],
+        ),
+    });
   }
 
   transaction<T>(work: (tx: TaskTransaction) => Promise<T>): Promise<T> {

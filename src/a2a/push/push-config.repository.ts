@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, Repository } from 'typeorm';
 import { WriteBehindQueue } from '../../platform/database/write-behind-queue';
+import { deleteBatch, Retention } from '../../platform/database/retention';
 import { WriteBehindQueues } from '../../platform/database/write-behind-queues';
 import { PushConfigEntity } from './entities/push-config.entity';
 import { PushDeliveryEntity } from './entities/push-delivery.entity';
@@ -20,7 +21,13 @@ export class PushConfigRepository {
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
     queues: WriteBehindQueues,
+    retention: Retention,
   ) {
+    retention.register({
+      kind: 'a2a_push_deliveries',
+      setting: 'pushDeliveryDays',
+      prune: (cutoff, batch) => deleteBatch(dataSource, 'a2a_push_deliveries', 'created_at < $1', cutoff, batch),
+    });
     this.configs = dataSource.getRepository(PushConfigEntity);
     this.deliveries = dataSource.getRepository(PushDeliveryEntity);
     this.subscriptions = dataSource.getRepository(PushSubscriptionEntity);

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Brackets, DataSource, Repository } from 'typeorm';
 import { WriteBehindQueue } from '../../platform/database/write-behind-queue';
 import { WriteBehindQueues } from '../../platform/database/write-behind-queues';
+import { deletedCount, Retention } from '../../platform/database/retention';
 import { KeyValueStore } from '../../platform/kv/key-value-store';
 import { A2aTaskEntity } from './entities/a2a-task.entity';
 import { taskRecordKey, UNINDEXED_TASKS } from './task-record';
@@ -47,8 +48,24 @@ export class A2aTaskRepository {
     @Inject(DataSource) dataSource: DataSource,
     queues: WriteBehindQueues,
     private readonly kv: KeyValueStore,
+    retention: Retention,
   ) {
     this.repo = dataSource.getRepository(A2aTaskEntity);
+    // A task still running may have a live record (A2A_TASK_TTL_SECONDS, at most 30 days): only
+    // finished ones, or ones no record can outlive, go.
+    retention.register({
+      kind: 'a2a_tasks',
+      setting: 'a2aTaskDays',
+      prune: (cutoff, batch) =>
+        deletedCount(
+          dataSource,
+          `DELETE FROM a2a_tasks WHERE (agent_id, owner, task_id) IN (
+             SELECT agent_id, owner, task_id FROM a2a_tasks
+             WHERE updated_at < $1 AND (final_task IS NOT NULL OR updated_at < now() - interval '30 days')
+             LIMIT $2)`,
+          [cutoff, batch],
+        ),
+    });
     this.queue = queues.create<QueuedRow>({
       name: 'a2a_tasks',
       key: (row) => `${row.agentId}\n${row.owner}\n${row.taskId}`,

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, Repository } from 'typeorm';
 import { WriteBehindQueue } from '../../platform/database/write-behind-queue';
+import { deleteBatch, Retention } from '../../platform/database/retention';
 import { WriteBehindQueues } from '../../platform/database/write-behind-queues';
 import { Metrics } from '../../platform/metrics/metrics';
 import { RoutingDecisionEntity, RoutingOutcome } from './routing-decision.entity';
@@ -25,8 +26,14 @@ export class RoutingLog {
     @Inject(DataSource) dataSource: DataSource,
     private readonly metrics: Metrics,
     queues: WriteBehindQueues,
+    retention: Retention,
   ) {
     this.decisions = dataSource.getRepository(RoutingDecisionEntity);
+    retention.register({
+      kind: 'routing_decisions',
+      setting: 'routingLogDays',
+      prune: (cutoff, batch) => deleteBatch(dataSource, 'routing_decisions', 'created_at < $1', cutoff, batch),
+    });
     this.queue = queues.create<RoutingDecisionEntity>({
       name: 'routing_log',
       write: async (rows) => void (await this.decisions.insert(rows)),

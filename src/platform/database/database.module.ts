@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { Database } from './database';
 import { WriteBehindQueues } from './write-behind-queues';
+import { Retention } from './retention';
 
 export interface DatabaseModuleOptions {
   /** Embedded mode: connect to a running server's PGlite instead of failing (the CLIs). */
@@ -38,8 +39,9 @@ export class DatabaseModule implements OnApplicationShutdown {
         },
         { provide: DataSource, inject: [Database], useFactory: (db: Database) => db.dataSource },
         WriteBehindQueues,
+        Retention,
       ],
-      exports: [DataSource, Database, WriteBehindQueues],
+      exports: [DataSource, Database, WriteBehindQueues, Retention],
     };
   }
 

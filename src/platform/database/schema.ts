@@ -22,6 +22,7 @@ import { CreateTaskTrees1764200000000 } from './migrations/1764200000000-create-
 import { CreateCommerce1764300000000 } from './migrations/1764300000000-create-commerce';
 import { CreatePushSubscriptions1764400000000 } from './migrations/1764400000000-create-push-subscriptions';
 import { CreateLearnedRoutes1764600000000 } from './migrations/1764600000000-create-learned-routes';
+import { RetentionIndexes1764700000000 } from './migrations/1764700000000-retention-indexes';
 
 /**
  * Every entity and migration, listed explicitly so the app, the CLIs and ts-jest load exactly
@@ -54,4 +55,5 @@ export const MIGRATIONS = [
   CreateCommerce1764300000000,
   CreatePushSubscriptions1764400000000,
   CreateLearnedRoutes1764600000000,
+  RetentionIndexes1764700000000,
 ];

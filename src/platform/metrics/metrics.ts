@@ -89,6 +89,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly retentionPrunedRows = new Counter({
+    name: 'switchboard_retention_pruned_rows_total',
+    help: 'Rows removed past their retention (RETENTION_* settings), by kind of record',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+
   readonly writeBehindFailures = new Counter({
     name: 'switchboard_write_behind_failures_total',
     help: 'Write-behind batches that failed and were retried (the database unreachable or slow), by queue',

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, Repository } from 'typeorm';
 import { SecretBox } from '../../platform/crypto/secret-box';
+import { deleteBatch, Retention } from '../../platform/database/retention';
 import { Metrics } from '../../platform/metrics/metrics';
 import { OutboundHttp } from '../../platform/net/outbound-http';
 import { deliverWebhook, describeTarget } from '../../platform/net/webhook-delivery';
@@ -31,8 +32,14 @@ export class TaskPushNotifier {
     private readonly secrets: SecretBox,
     @Inject(DataSource) dataSource: DataSource,
     private readonly metrics: Metrics,
+    retention: Retention,
   ) {
     this.deliveries = dataSource.getRepository(TaskPushDeliveryEntity);
+    retention.register({
+      kind: 'task_push_deliveries',
+      setting: 'pushDeliveryDays',
+      prune: (cutoff, batch) => deleteBatch(dataSource, 'task_push_deliveries', 'created_at < $1', cutoff, batch),
+    });
   }
 
   seal(headers: Record<string, string> | undefined): string | null {
