@@ -1,14 +1,18 @@
 import { decodeErrorInfo, decodeStatus } from '@a2a-js/sdk/errors/grpc';
 import * as grpc from '@grpc/grpc-js';
-import * as protoLoader from '@grpc/proto-loader';
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import type { Logger as Pino } from 'pino';
-import { PROTO_DIR } from '../src/paths';
 import { GrpcRuntime } from '../src/platform/grpc/grpc-runtime';
 import { ROOT_LOGGER } from '../src/platform/logging/pino-nest-logger';
 import { Metrics } from '../src/platform/metrics/metrics';
-import { call, healthClient, reflectedServices, systemClient, SystemClient } from './support/grpc-clients';
+import {
+  call,
+  healthClient,
+  reflectedServices,
+  switchboardClient,
+  systemClient,
+  SystemClient,
+} from './support/grpc-clients';
 import { startTestApp, TEST_ADMIN_KEY, TestApp } from './support/test-app';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -29,15 +33,6 @@ interface TaskClient extends grpc.Client {
   ExecuteTask: Unary;
   CancelTask: Unary;
   WatchTaskTree(request: object, metadata: grpc.Metadata): grpc.ClientReadableStream<Json>;
-}
-
-const LOADER = { keepCase: true, longs: String, enums: String, defaults: true, oneofs: true };
-
-function client<T>(file: string, service: 'RegistryService' | 'TaskService', address: string): T {
-  const pkg = grpc.loadPackageDefinition(protoLoader.loadSync(join(PROTO_DIR, file), LOADER)) as unknown as {
-    switchboard: { v1: Record<string, new (a: string, c: grpc.ChannelCredentials) => T> };
-  };
-  return new pkg.switchboard.v1[service](address, grpc.credentials.createInsecure());
 }
 
 const auth = { 'x-api-key': TEST_ADMIN_KEY };
@@ -67,8 +62,8 @@ describe('gRPC for platform teams: health, access log, metrics, status codes (e2
     t = await startTestApp();
     health = healthClient(t.grpcAddress);
     system = systemClient(t.grpcAddress);
-    tasks = client<TaskClient>('switchboard/v1/tasks.proto', 'TaskService', t.grpcAddress);
-    registry = client<RegistryClient>('switchboard/v1/registry.proto', 'RegistryService', t.grpcAddress);
+    tasks = switchboardClient<TaskClient>('tasks', 'TaskService', t.grpcAddress);
+    registry = switchboardClient<RegistryClient>('registry', 'RegistryService', t.grpcAddress);
   });
   afterAll(async () => {
     for (const c of [health, system, tasks, registry]) c?.close();
@@ -244,7 +239,7 @@ describe('gRPC SystemService is not rate limited (e2e)', () => {
   beforeAll(async () => {
     t = await startTestApp({ RATE_LIMIT_REGISTRY_PER_MIN: '2' });
     system = systemClient(t.grpcAddress);
-    registry = client<RegistryClient>('switchboard/v1/registry.proto', 'RegistryService', t.grpcAddress);
+    registry = switchboardClient<RegistryClient>('registry', 'RegistryService', t.grpcAddress);
   });
   afterAll(async () => {
     system?.close();

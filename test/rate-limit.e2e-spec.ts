@@ -1,24 +1,14 @@
 import * as grpc from '@grpc/grpc-js';
 import { status as GrpcStatus } from '@grpc/grpc-js';
-import * as protoLoader from '@grpc/proto-loader';
-import { join } from 'node:path';
 import WebSocket from 'ws';
-import { PROTO_DIR } from '../src/paths';
-import { call, systemClient, SystemClient } from './support/grpc-clients';
+import { call, switchboardClient, systemClient, SystemClient } from './support/grpc-clients';
 import { hasRedisServer, PrivateRedis } from './support/private-redis';
 import { startLightsAgent } from './support/remote-agents';
 import { messageSend, registerAgent, startTestApp, TEST_ADMIN_KEY, TestApp } from './support/test-app';
 
-type ListCards = (r: object, m: grpc.Metadata, cb: (e: grpc.ServiceError | null, r: object) => void) => void;
-type RegistryClient = grpc.Client & { ListAgentCards: ListCards };
-
-function registryClient(address: string): RegistryClient {
-  const definition = protoLoader.loadSync(join(PROTO_DIR, 'switchboard/v1/registry.proto'), { keepCase: true });
-  const pkg = grpc.loadPackageDefinition(definition) as unknown as {
-    switchboard: { v1: { RegistryService: new (a: string, c: grpc.ChannelCredentials) => RegistryClient } };
-  };
-  return new pkg.switchboard.v1.RegistryService(address, grpc.credentials.createInsecure());
-}
+type RegistryClient = grpc.Client & {
+  ListAgentCards: (r: object, m: grpc.Metadata, cb: (e: grpc.ServiceError | null, r: object) => void) => void;
+};
 
 describe('rate limits (e2e)', () => {
   let t: TestApp;
@@ -28,7 +18,7 @@ describe('rate limits (e2e)', () => {
 
   beforeAll(async () => {
     t = await startTestApp({ RATE_LIMIT_REGISTRY_PER_MIN: '4' });
-    grpcRegistry = registryClient(t.grpcAddress);
+    grpcRegistry = switchboardClient<RegistryClient>('registry', 'RegistryService', t.grpcAddress);
     grpcSystem = systemClient(t.grpcAddress);
   });
   afterAll(async () => {

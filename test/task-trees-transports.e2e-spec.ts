@@ -1,9 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
-import * as protoLoader from '@grpc/proto-loader';
-import { join } from 'node:path';
 import WebSocket from 'ws';
-import { PROTO_DIR } from '../src/paths';
-import { call } from './support/grpc-clients';
+import { call, switchboardClient } from './support/grpc-clients';
 import { startTestApp, TEST_ADMIN_KEY, TestApp } from './support/test-app';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -24,17 +21,7 @@ interface TaskClient extends grpc.Client {
 }
 
 function taskClient(address: string): TaskClient {
-  const definition = protoLoader.loadSync(join(PROTO_DIR, 'switchboard/v1/tasks.proto'), {
-    keepCase: true,
-    longs: String,
-    enums: String,
-    defaults: true,
-    oneofs: true,
-  });
-  const pkg = grpc.loadPackageDefinition(definition) as unknown as {
-    switchboard: { v1: { TaskService: new (address: string, credentials: grpc.ChannelCredentials) => TaskClient } };
-  };
-  return new pkg.switchboard.v1.TaskService(address, grpc.credentials.createInsecure());
+  return switchboardClient<TaskClient>('tasks', 'TaskService', address);
 }
 
 describe('task trees over gRPC (switchboard.v1.TaskService) and WebSocket (e2e)', () => {

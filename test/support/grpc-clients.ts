@@ -6,7 +6,7 @@ import { PROTO_DIR } from '../../src/paths';
 
 const LOADER = { keepCase: true, longs: String, enums: String, defaults: true, oneofs: true };
 
-type Unary<Req, Res> = (
+export type Unary<Req, Res> = (
   request: Req,
   metadata: grpc.Metadata,
   callback: (error: grpc.ServiceError | null, response: Res) => void,
@@ -16,12 +16,21 @@ export interface SystemClient extends grpc.Client {
   GetInfo: Unary<object, Record<string, unknown>>;
 }
 
-export function systemClient(address: string): SystemClient {
-  const definition = protoLoader.loadSync(join(PROTO_DIR, 'switchboard/v1/system.proto'), LOADER);
+/** A client of one of our services (`proto/switchboard/v1/<file>`), typed by the caller. */
+export function switchboardClient<T extends grpc.Client>(
+  file: 'system' | 'registry' | 'tasks',
+  service: 'SystemService' | 'RegistryService' | 'TaskService',
+  address: string,
+): T {
+  const definition = protoLoader.loadSync(join(PROTO_DIR, `switchboard/v1/${file}.proto`), LOADER);
   const pkg = grpc.loadPackageDefinition(definition) as unknown as {
-    switchboard: { v1: { SystemService: new (address: string, credentials: grpc.ChannelCredentials) => SystemClient } };
+    switchboard: { v1: Record<string, new (address: string, credentials: grpc.ChannelCredentials) => T> };
   };
-  return new pkg.switchboard.v1.SystemService(address, grpc.credentials.createInsecure());
+  return new pkg.switchboard.v1[service](address, grpc.credentials.createInsecure());
+}
+
+export function systemClient(address: string): SystemClient {
+  return switchboardClient<SystemClient>('system', 'SystemService', address);
 }
 
 export function healthClient(address: string): grpc.Client & { Check: Unary<{ service: string }, { status: string }> } {
