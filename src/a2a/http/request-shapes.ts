@@ -197,6 +197,7 @@ const v03Message = object({
   referenceTaskIds: list(text),
 });
 
+/** A v0.3 push notification config: the same in JSON-RPC and HTTP+JSON. */
 const v03PushConfig = object({
   id: text,
   url: required(id),
@@ -327,13 +328,6 @@ const v03RestMessage = object({
   extensions: list(text),
 });
 
-const v03RestPushConfig = object({
-  id: text,
-  url: required(id),
-  token: text,
-  authentication: object({ schemes: list(text), credentials: text }),
-});
-
 /** The body of HTTP+JSON v0.3 `POST /v1/message:send|stream` (the message is `message`, or `request`). */
 export const V03_REST_SEND = object(
   {
@@ -341,7 +335,7 @@ export const V03_REST_SEND = object(
     request: v03RestMessage,
     configuration: object({
       acceptedOutputModes: list(text),
-      pushNotification: v03RestPushConfig,
+      pushNotification: v03PushConfig,
       historyLength: count,
       blocking: flag,
     }),
@@ -353,5 +347,5 @@ export const V03_REST_SEND = object(
 /** The body of HTTP+JSON v0.3 `POST /v1/tasks/{id}/pushNotificationConfigs`. */
 export const V03_REST_PUSH_CONFIG_BODY = object({
   name: required(id),
-  pushNotificationConfig: required(v03RestPushConfig),
+  pushNotificationConfig: required(v03PushConfig),
 });
