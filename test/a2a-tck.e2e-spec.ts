@@ -1,11 +1,6 @@
-import { AgentCard, AgentCard as V1AgentCard, Message, Role, StreamResponse, TaskState } from '@a2a-js/sdk';
+import { AgentCard, Message, Role, StreamResponse, TaskState } from '@a2a-js/sdk';
 import { Client, ClientFactory, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
-import {
-  AgentEvent,
-  DefaultRequestHandler as V1RequestHandler,
-  InMemoryTaskStore as V1TaskStore,
-} from '@a2a-js/sdk/server';
-import { jsonRpcHandler as v1JsonRpc, UserBuilder as V1UserBuilder } from '@a2a-js/sdk/server/express';
+import { AgentEvent, type AgentExecutor } from '@a2a-js/sdk/server';
 import { DefaultRequestHandler as V03RequestHandler, InMemoryTaskStore as V03TaskStore } from 'a2a-sdk-v03/server';
 import { A2AExpressApp } from 'a2a-sdk-v03/server/express';
 import express from 'express';
@@ -15,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { agentTextMessage } from '../src/a2a/executors/agent-messages';
 import { validateAgentCard } from '../src/registry/card/card-validator';
 import { v1Client } from './support/a2a-clients';
+import { startV1Agent } from './support/remote-agents';
 import { registerAgent, startTestApp, TEST_ADMIN_KEY, TestApp } from './support/test-app';
 
 interface Remote {
@@ -119,91 +115,58 @@ async function startV03Asker(): Promise<Remote> {
 }
 
 /**
- * The same agent on the official SDK 1.3 (v1.0 and v0.3 JSON-RPC): its own SDK refuses to stream
+ * The same agent on the official SDK 1.3 (v1.0 and v0.3, JSON-RPC and HTTP+JSON): its own SDK refuses to stream
  * a continuation whose first event is a status update ("Received statusUpdate before initial
  * 'Message'/'Task' event"), but takes it as a plain SendMessage.
  */
 async function startV1Asker(): Promise<Remote> {
-  const methods: string[] = [];
-  const app = express();
-  recording(app, methods);
-  const remote = await serve(app, methods);
-  const card: V1AgentCard = {
-    name: 'Rooms',
-    description: 'Asks which room, then acts',
-    version: '1.0.0',
-    supportedInterfaces: [
-      { url: `${remote.baseUrl}/v1`, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' },
-      { url: `${remote.baseUrl}/v1`, protocolBinding: 'JSONRPC', protocolVersion: '0.3', tenant: '' },
-    ],
-    provider: undefined,
-    capabilities: { streaming: true, pushNotifications: false, extensions: [] },
-    securitySchemes: {},
-    securityRequirements: [],
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
-    skills: [
-      {
-        id: 'rooms',
-        name: 'Rooms',
-        description: 'Acts in a room',
-        tags: ['rooms'],
-        examples: [],
-        inputModes: [],
-        outputModes: [],
-        securityRequirements: [],
-      },
-    ],
-    signatures: [],
+  const execute: AgentExecutor['execute'] = async (ctx, bus) => {
+    const text = ctx.userMessage.parts.flatMap((p) => (p.content?.$case === 'text' ? [p.content.value] : [])).join(' ');
+    const status = (state: TaskState, answer: string | undefined) => ({
+      state,
+      message: answer === undefined ? undefined : agentTextMessage(answer, ctx.contextId, ctx.taskId),
+      timestamp: new Date().toISOString(),
+    });
+    if (!ctx.task) {
+      bus.publish(
+        AgentEvent.task({
+          id: ctx.taskId,
+          contextId: ctx.contextId,
+          status: status(TaskState.TASK_STATE_INPUT_REQUIRED, 'Which room?'),
+          history: [ctx.userMessage],
+          artifacts: [],
+          metadata: undefined,
+        }),
+      );
+    } else {
+      const update = (state: TaskState, answer?: string) =>
+        AgentEvent.statusUpdate({
+          taskId: ctx.taskId,
+          contextId: ctx.contextId,
+          status: status(state, answer),
+          metadata: undefined,
+        });
+      bus.publish(update(TaskState.TASK_STATE_WORKING));
+      bus.publish(update(TaskState.TASK_STATE_COMPLETED, `Done: ${text}`));
+    }
+    bus.finished();
   };
-  const handler = new V1RequestHandler(card, new V1TaskStore(), {
-    async execute(ctx, bus) {
-      const text = ctx.userMessage.parts
-        .flatMap((p) => (p.content?.$case === 'text' ? [p.content.value] : []))
-        .join(' ');
-      const status = (state: TaskState, answer: string | undefined) => ({
-        state,
-        message: answer === undefined ? undefined : agentTextMessage(answer, ctx.contextId, ctx.taskId),
-        timestamp: new Date().toISOString(),
-      });
-      if (!ctx.task) {
-        bus.publish(
-          AgentEvent.task({
-            id: ctx.taskId,
-            contextId: ctx.contextId,
-            status: status(TaskState.TASK_STATE_INPUT_REQUIRED, 'Which room?'),
-            history: [ctx.userMessage],
-            artifacts: [],
-            metadata: undefined,
-          }),
-        );
-      } else {
-        const update = (state: TaskState, answer?: string) =>
-          AgentEvent.statusUpdate({
-            taskId: ctx.taskId,
-            contextId: ctx.contextId,
-            status: status(state, answer),
-            metadata: undefined,
-          });
-        bus.publish(update(TaskState.TASK_STATE_WORKING));
-        bus.publish(update(TaskState.TASK_STATE_COMPLETED, `Done: ${text}`));
-      }
-      bus.finished();
-    },
-    async cancelTask() {},
-  });
-  app.use(
-    '/v1',
-    v1JsonRpc({
-      requestHandler: handler,
-      userBuilder: V1UserBuilder.noAuthentication,
-      legacyCompat: { enabled: true },
-    }),
+  const agent = await startV1Agent(
+    { name: 'Rooms', description: 'Asks which room, then acts', version: '1.0.0' },
+    { id: 'rooms', name: 'Rooms', description: 'Acts in a room', tags: ['rooms'], examples: [] },
+    execute,
+    { streaming: true },
   );
-  app.get('/.well-known/agent-card.json', (_req, res) => {
-    res.json(V1AgentCard.toJSON(card));
-  });
-  return remote;
+  return {
+    baseUrl: agent.baseUrl,
+    get methods() {
+      return agent.requests.flatMap((r) => {
+        const method = (r.body as { method?: unknown } | undefined)?.method;
+        return typeof method === 'string' ? [method] : [];
+      });
+    },
+    close: () => agent.close(),
+  };
 }
 
 /** A user message; `continues` names the task it answers. */

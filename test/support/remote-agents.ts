@@ -229,11 +229,15 @@ function textIn(message: { parts: { content?: { $case: string; value?: unknown }
   return message.parts.flatMap((p) => (p.content?.$case === 'text' ? [String(p.content.value)] : [])).join(' ');
 }
 
-/** An agent on the official SDK 1.3 with one skill, serving v1.0 and v0.3 over JSON-RPC and HTTP+JSON. */
-async function startV1Agent(
+/**
+ * An agent on the official SDK 1.3 with one skill, serving v1.0 and v0.3 over JSON-RPC and
+ * HTTP+JSON; its card says it streams when `streaming` is set.
+ */
+export async function startV1Agent(
   about: { name: string; description: string; version: string },
   skill: { id: string; name: string; description: string; tags: string[]; examples: string[] },
   execute: AgentExecutor['execute'],
+  { streaming = false } = {},
 ): Promise<RemoteAgent> {
   const requests: RemoteAgent['requests'] = [];
   const app = express();
@@ -254,7 +258,7 @@ async function startV1Agent(
       iface(`${baseUrl}/json`, 'HTTP+JSON', '0.3'),
     ],
     provider: undefined,
-    capabilities: { streaming: false, pushNotifications: false, extensions: [] },
+    capabilities: { streaming, pushNotifications: false, extensions: [] },
     securitySchemes: {},
     securityRequirements: [],
     defaultInputModes: ['text/plain'],
