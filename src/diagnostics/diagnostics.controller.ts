@@ -12,6 +12,7 @@ import { RequireScopes } from '../platform/auth/auth.decorators';
 import { DiagnosticsService } from './diagnostics.service';
 import { RoutingLogQuery } from './dto/routing-log.query';
 import { LearnedRoutesQuery } from './dto/learned-routes.query';
+import { toLearnedRouteView } from './dto/learned-route.view';
 import { LearnedRoutes, MAX_LEARNED_PER_OWNER } from '../orchestration/learning/learned-routes';
 
 /** What the hub says about itself, for operators (scope `internal`; not rate limited: dashboards poll it). */
@@ -45,15 +46,7 @@ export class DiagnosticsController {
   @ApiOkResponse({ description: '{items}: requests settled by naming an agent, newest first' })
   async learnedRoutes(@Query() query: LearnedRoutesQuery) {
     const routes = await this.learned.list(query.owner, query.limit ?? MAX_LEARNED_PER_OWNER);
-    return {
-      items: routes.map((r) => ({
-        id: r.id,
-        owner: r.owner,
-        example: r.example,
-        agent_id: r.agentId,
-        created_at: r.createdAt.toISOString(),
-      })),
-    };
+    return { items: routes.map(toLearnedRouteView) };
   }
 
   @Delete('orchestration/learned-routes/:id')

@@ -34,7 +34,7 @@ export class LearnedRoutes {
   private readonly logger = new Logger('LearnedRoutes');
   private readonly repo: Repository<LearnedRouteEntity>;
   private readonly byOwner = new LRUCache<string, Map<string, string>>({ max: 10_000, ttl: CACHE_MS });
-  private readonly loading = new Map<string, Promise<void>>();
+  private readonly loading = new Set<string>();
 
   constructor(@Inject(DataSource) dataSource: DataSource) {
     this.repo = dataSource.getRepository(LearnedRouteEntity);
@@ -90,21 +90,16 @@ export class LearnedRoutes {
 
   private load(owner: string): void {
     if (this.loading.has(owner)) return;
-    const loading = this.repo
+    this.loading.add(owner);
+    this.repo
       .find({ where: { owner }, select: ['phrase', 'agentId'] })
       .then((rows) => void this.byOwner.set(owner, new Map(rows.map((r) => [r.phrase, r.agentId]))))
       .catch((error: Error) => this.logger.warn(`Could not read the learned routes of ${owner}: ${error.message}`))
       .finally(() => this.loading.delete(owner));
-    this.loading.set(owner, loading);
-  }
-
-  /** Waits for background reads (tests). */
-  async settled(): Promise<void> {
-    await Promise.all(this.loading.values());
   }
 }
 
 /** A request's terms, deduplicated and sorted: "turn the heat up" and "up the heat, turn" are one phrase. */
-export function phraseOf(request: string): string {
+function phraseOf(request: string): string {
   return [...new Set(terms(request))].sort().join(' ');
 }

@@ -147,7 +147,7 @@ export function decodedProblem(value: unknown, limits: JsonLimits, depthAllowanc
 }
 
 /** What a document over a limit is answered with: 400, JSON-RPC -32600, gRPC INVALID_ARGUMENT. */
-export function limitError(what: string, limit: string, max: number): DomainError {
+function limitError(what: string, limit: string, max: number): DomainError {
   return new DomainError(ErrorCode.INVALID_REQUEST, `JSON refused: ${what} (${limit})`, {
     details: { limit, max },
   });
