@@ -90,10 +90,18 @@ describe('OpenTelemetry tracing (e2e)', () => {
       );
       const trace = call ? collector.spans.filter((s) => s.traceId === call.traceId) : [];
       const remote = trace.find((s) => String(attribute(s, 'url.full') ?? '').includes(`:${lightsPort}/`));
-      return { call, trace, remote };
+      // The incoming request's span ends after its answer is sent, so it may reach the collector last.
+      const incoming = trace.find(
+        (s) => attribute(s, 'http.route') === '/api/conversation' || attribute(s, 'url.path') === '/api/conversation',
+      );
+      return { call, trace, remote, incoming };
     };
-    for (let i = 0; i < 100 && !find().remote; i++) await new Promise((resolve) => setTimeout(resolve, 100));
-    const { call, trace, remote } = find();
+    for (let i = 0; i < 100; i++) {
+      const spans = find();
+      if (spans.remote && spans.incoming) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const { call, trace, remote, incoming } = find();
     expect(call).toBeDefined();
     expect(remote).toBeDefined();
     const byId = new Map(trace.map((s) => [s.spanId, s]));
@@ -106,9 +114,6 @@ describe('OpenTelemetry tracing (e2e)', () => {
     // The remote request is made inside the agent call, which runs inside the incoming request.
     expect(ancestors(remote!)).toContain('agent.call');
     expect(trace.map((s) => s.name)).toContain('orchestrator.route');
-    const incoming = trace.find(
-      (s) => attribute(s, 'http.route') === '/api/conversation' || attribute(s, 'url.path') === '/api/conversation',
-    );
     expect(incoming).toBeDefined();
     expect(ancestors(call!)).toContain(incoming!.name);
 
