@@ -16,7 +16,15 @@ export interface CpuUse {
    * Per server process: cores used, CPU time per answer, resident memory at the end, and TCP
    * connections accepted in the window (about `connections` when clients keep connections alive).
    */
-  servers: { label: string; cores: number; microsPerAnswer: number; rssMiB: number; newConnections?: number }[];
+  servers: {
+    label: string;
+    cores: number;
+    microsPerAnswer: number;
+    /** Read and write system calls per answer (sockets included; Linux only). */
+    ioCallsPerAnswer?: number;
+    rssMiB: number;
+    newConnections?: number;
+  }[];
   /**
    * The run's other server processes, not under test in this window: work they do now (a hub
    * writing out what it deferred during its own window) is not charged to the cell measured.
@@ -39,7 +47,7 @@ export interface CpuUse {
 interface Snapshot {
   wallNs: bigint;
   loadGeneratorMicros: number;
-  servers: { label: string; micros: number; rssBytes: number; connections?: number }[];
+  servers: { label: string; micros: number; rssBytes: number; ioCalls?: number; connections?: number }[];
   idleServers: { label: string; micros: number }[];
   machine?: { busy: number; steal: number; total: number };
   /** CPU ticks used so far by the postgres and redis-server processes. */
@@ -59,6 +67,7 @@ export async function cpuSnapshot(servers: TargetProcess[], idle: TargetProcess[
       label: s.label,
       micros: stats[i].cpuMicros,
       rssBytes: stats[i].rssBytes,
+      ioCalls: stats[i].ioCalls,
       connections: stats[i].connections,
     })),
     idleServers: idle.map((s, i) => ({ label: s.label, micros: idleStats[i].cpuMicros })),
@@ -76,6 +85,10 @@ export function cpuBetween(before: Snapshot, after: Snapshot, answers: number): 
       label: s.label,
       cores: cores(micros),
       microsPerAnswer: answers ? Math.round(micros / answers) : NaN,
+      ioCallsPerAnswer:
+        answers && s.ioCalls !== undefined && before.servers[i].ioCalls !== undefined
+          ? round((s.ioCalls - before.servers[i].ioCalls) / answers, 1)
+          : undefined,
       rssMiB: Math.round(s.rssBytes / 2 ** 20),
       newConnections:
         s.connections === undefined || before.servers[i].connections === undefined

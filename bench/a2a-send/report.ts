@@ -17,6 +17,9 @@ export interface Row extends Cell {
     serverMicrosPerAnswer: number;
     /** The other server's (the remote echo's, for the proxy and the orchestrator). */
     upstreamMicrosPerAnswer?: number;
+    /** Read and write system calls per answer, of the answering server and of the upstream one. */
+    serverIoCallsPerAnswer?: number;
+    upstreamIoCallsPerAnswer?: number;
     cores: { loadGenerator: number; servers: number; databases?: number; other?: number };
   };
   errors: number;
@@ -56,6 +59,8 @@ export function summarizeRounds(cell: Cell, connections: number, rounds: RoundRe
       },
       serverMicrosPerAnswer: of((r) => r.cpu.servers[0].microsPerAnswer)!,
       upstreamMicrosPerAnswer: of((r) => r.cpu.servers[1]?.microsPerAnswer),
+      serverIoCallsPerAnswer: of((r) => r.cpu.servers[0].ioCallsPerAnswer),
+      upstreamIoCallsPerAnswer: of((r) => r.cpu.servers[1]?.ioCallsPerAnswer),
       cores: {
         loadGenerator: of((r) => r.cpu.loadGeneratorCores)!,
         servers: of((r) => r.cpu.servers.reduce((sum, x) => sum + x.cores, 0))!,
@@ -81,6 +86,7 @@ export function formatTable(rows: Row[]): string {
     'p99 ms',
     'mean ms',
     'CPU µs/answer',
+    'I/O calls/answer',
     'cores gen/srv/db/other',
     'errors',
   ];
@@ -93,6 +99,8 @@ export function formatTable(rows: Row[]): string {
     r.median.latencyMs.mean.toFixed(2),
     r.median.serverMicrosPerAnswer.toFixed(0) +
       (r.median.upstreamMicrosPerAnswer === undefined ? '' : ` + ${r.median.upstreamMicrosPerAnswer.toFixed(0)}`),
+    fixed(r.median.serverIoCallsPerAnswer, 1) +
+      (r.median.upstreamIoCallsPerAnswer === undefined ? '' : ` + ${r.median.upstreamIoCallsPerAnswer.toFixed(1)}`),
     [r.median.cores.loadGenerator, r.median.cores.servers, r.median.cores.databases, r.median.cores.other]
       .map((c) => fixed(c, 2))
       .join('/'),

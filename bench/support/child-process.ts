@@ -7,6 +7,7 @@
  * closes its server - which removes what it made - and exits.
  */
 import { ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Profiler } from '../profiler';
 
@@ -29,6 +30,11 @@ export interface ProcessStats {
   /** Highest resident set size sampled (every 20 ms) since the last `stats` with `reset`. */
   peakRssBytes: number;
   heapUsedBytes: number;
+  /**
+   * Read and write system calls made so far (Linux `/proc/self/io` syscr + syscw: socket reads and
+   * writes included, epoll waits not); undefined elsewhere.
+   */
+  ioCalls?: number;
 }
 
 /** A started server, as its child script hands it to `runChild`. */
@@ -168,6 +174,7 @@ export async function runChild<Info>(start: () => Promise<RunningServer<Info>>):
       rssBytes: rss,
       peakRssBytes: Math.max(peakRss, rss),
       heapUsedBytes: process.memoryUsage().heapUsed,
+      ioCalls: ioCalls(),
       ...running.stats?.(),
     };
     if (reset) peakRss = rss;
@@ -203,4 +210,16 @@ export async function runChild<Info>(start: () => Promise<RunningServer<Info>>):
     );
   });
   send({ type: 'ready', info: running.info });
+}
+
+/** This process's read + write system calls so far (Linux), or undefined. */
+function ioCalls(): number | undefined {
+  try {
+    const io = readFileSync('/proc/self/io', 'utf8');
+    const count = (name: string) => Number(new RegExp(`^${name}: (\\d+)$`, 'm').exec(io)?.[1]);
+    const calls = count('syscr') + count('syscw');
+    return Number.isFinite(calls) ? calls : undefined;
+  } catch {
+    return undefined;
+  }
 }
