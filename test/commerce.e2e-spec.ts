@@ -418,7 +418,7 @@ describe('the agents.json rate limit (e2e)', () => {
       for (let i = 0; i <= 3 && status !== 429; i++) status = (await browse(token)).status;
       expect(status).toBe(429);
     };
-    // The client by its address (as discovery goes, without a session) and by its session.
+    // The client by its address, as discovery goes, with and without a session token.
     const token = `sst_discovery-${Date.now()}`;
     await spend();
     await spend(token);
@@ -436,12 +436,21 @@ describe('the agents.json rate limit (e2e)', () => {
     await browse().expect(429);
     await browse(token).expect(429);
   });
+});
 
-  it('lets exactly the limit through of concurrent requests', async () => {
-    const token = `sst_burst-${Date.now()}`; // a bucket of its own
-    const answers = await Promise.all(
-      Array.from({ length: 12 }, () => t.http().get('/.well-known/agents/api/browse').set('X-Session-Token', token)),
-    );
+describe('the agents.json rate limit per session (e2e)', () => {
+  let t: TestApp;
+  beforeEach(async () => {
+    t = await startTestApp({ COMMERCE_RATE_LIMIT_PER_MIN: '3' });
+  });
+  afterEach(async () => t?.close());
+
+  const browse = (token: string) => t.http().get('/.well-known/agents/api/browse').set('X-Session-Token', token);
+
+  it('gives a live session a bucket of its own, and lets exactly the limit through of concurrent requests', async () => {
+    // Opening the session is counted by address (1 of 3); the session's own bucket is full.
+    const token = (await t.http().post(`${API}/session`).expect(201)).body.data.session_token as string;
+    const answers = await Promise.all(Array.from({ length: 12 }, () => browse(token)));
     expect(answers.map((res) => res.status).sort()).toEqual([...Array(3).fill(200), ...Array(9).fill(429)]);
     expect(
       answers
@@ -449,6 +458,15 @@ describe('the agents.json rate limit (e2e)', () => {
         .map((res) => res.headers['x-ratelimit-remaining'])
         .sort(),
     ).toEqual(['0', '1', '2']);
+    // The address still has its own two.
+    await t.http().get('/.well-known/agents/api/browse').expect(200);
+  });
+
+  it('counts made-up session tokens by address: they cannot each open a bucket of their own', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await browse(`sst_made-up-${i}-${Date.now()}`)).status);
+    expect(statuses.slice(0, 3).every((status) => status !== 429)).toBe(true);
+    expect(statuses.slice(3)).toEqual([429, 429]);
   });
 });
 

@@ -157,7 +157,7 @@ describe('rate limits (e2e)', () => {
     }
   });
 
-  it('lets requests through when RATE_LIMIT_FAIL_OPEN is set', async () => {
+  it("lets requests through when RATE_LIMIT_FAIL_OPEN is set, the shop's too", async () => {
     const open = await startTestApp({
       REDIS_URL: redis.url,
       REDIS_KEY_PREFIX: 'fail-open-test:',
@@ -167,6 +167,9 @@ describe('rate limits (e2e)', () => {
       await redis.down();
       const res = await open.http().get('/api/system').set('X-Api-Key', TEST_ADMIN_KEY).expect(200);
       expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+      // The shop's own limit follows the same setting.
+      const shop = await open.http().get('/.well-known/agents/api/browse').expect(200);
+      expect(shop.headers['x-ratelimit-limit']).toBeUndefined();
     } finally {
       await open.close();
       await redis.up();

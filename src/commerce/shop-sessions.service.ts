@@ -1,11 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { sha256Hex } from '../platform/crypto/sha256';
 import { DataSource, IsNull, Repository } from 'typeorm';
 import { AppConfig } from '../platform/config/app-config';
 import { DomainError } from '../platform/errors/domain-error';
 import { ErrorCode } from '../platform/errors/error-code';
 import { ShopSessionEntity } from './entities/shop-session.entity';
+
+/** How many verified session tokens a replica remembers for rate limiting, and for how long. */
+const VERIFIED_TOKENS = 10_000;
+const VERIFIED_FOR_MS = 5 * 60_000;
 
 export function newToken(prefix: string): string {
   return `${prefix}_${randomBytes(24).toString('base64url')}`;
@@ -15,6 +20,8 @@ export function newToken(prefix: string): string {
 @Injectable()
 export class ShopSessionsService {
   private readonly sessions: Repository<ShopSessionEntity>;
+  /** Hashes of tokens this replica recently issued or found live (see `verifiedKey`). */
+  private readonly verified = new LRUCache<string, true>({ max: VERIFIED_TOKENS, ttl: VERIFIED_FOR_MS });
 
   constructor(
     @Inject(DataSource) dataSource: DataSource,
@@ -39,6 +46,7 @@ export class ShopSessionsService {
       endedAt: null,
     };
     await this.sessions.insert(session);
+    this.verified.set(session.tokenHash, true);
     return { token, session };
   }
 
@@ -46,10 +54,22 @@ export class ShopSessionsService {
   async require(token: string | undefined): Promise<ShopSessionEntity> {
     if (!token)
       throw unauthenticated('A session is required: POST /.well-known/agents/api/session, then send its token');
-    const session = await this.sessions.findOne({ where: { tokenHash: sha256Hex(token), endedAt: IsNull() } });
+    const tokenHash = sha256Hex(token);
+    const session = await this.sessions.findOne({ where: { tokenHash, endedAt: IsNull() } });
     if (!session) throw unauthenticated('Invalid or ended session token');
     if (session.expiresAt.getTime() <= Date.now()) throw unauthenticated('The session has expired; create a new one');
+    this.verified.set(tokenHash, true);
     return session;
+  }
+
+  /**
+   * What the shop's rate limit counts a request by when it carries `token`: its hash, once this
+   * replica has seen the token belong to a live session; undefined before (count it by address),
+   * so made-up tokens cannot each open a bucket of their own and reach the database unlimited.
+   */
+  verifiedKey(token: string): string | undefined {
+    const tokenHash = sha256Hex(token);
+    return this.verified.has(tokenHash) ? tokenHash : undefined;
   }
 
   /** The session a token names, if it is live; undefined otherwise (for routes where it is optional). */

@@ -1,17 +1,18 @@
 import { Injectable, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { AppConfig } from '../../platform/config/app-config';
-import { sha256Hex } from '../../platform/crypto/sha256';
 import { DomainError } from '../../platform/errors/domain-error';
 import { ErrorCode } from '../../platform/errors/error-code';
 import { KeyValueStore } from '../../platform/kv/key-value-store';
 import { Metrics } from '../../platform/metrics/metrics';
+import { ShopSessionsService } from '../shop-sessions.service';
 import { isAgentsSite, isDiscoveryDocument, sessionTokenOf, setAgentsHeaders } from './agents-http';
 import { TokenBucket } from './token-bucket';
 
 /**
  * Before any agents.json route: the Link and CORS headers, OPTIONS preflights (204), and the rate
- * limit declared in the manifest, per client (its session, else its address), shared by replicas.
+ * limit declared in the manifest, per client (its session once verified, else its address), shared
+ * by replicas.
  * The discovery documents are not limited: clients fetch the manifest again before their calls,
  * and one refused there reads as "no agents.json here" although the client kept to the limit.
  */
@@ -23,8 +24,9 @@ export class AgentsSiteMiddleware implements NestMiddleware {
     kv: KeyValueStore,
     config: AppConfig,
     private readonly metrics: Metrics,
+    private readonly sessions: ShopSessionsService,
   ) {
-    this.bucket = new TokenBucket(kv, config.commerce.rateLimitPerMinute);
+    this.bucket = new TokenBucket(kv, config);
   }
 
   async use(req: Request, res: Response, next: NextFunction): Promise<void> {
@@ -33,7 +35,9 @@ export class AgentsSiteMiddleware implements NestMiddleware {
     if (req.method === 'OPTIONS') return void res.status(204).end();
     if (isDiscoveryDocument(req)) return next();
     const token = sessionTokenOf(req);
-    const decision = await this.bucket.take(token ? `s:${sha256Hex(token)}` : `ip:${req.ip}`);
+    const session = token === undefined ? undefined : this.sessions.verifiedKey(token);
+    const decision = await this.bucket.take(session ? `s:${session}` : `ip:${req.ip}`);
+    if (!decision) return next();
     res.setHeader('X-RateLimit-Limit', String(decision.limit));
     res.setHeader('X-RateLimit-Remaining', String(decision.remaining));
     res.setHeader(

@@ -52,11 +52,7 @@ export class RateLimiter {
     try {
       record = await this.storage.increment(`${policy}:${tracker}`, WINDOW_MS, limit, WINDOW_MS, policy);
     } catch (error) {
-      if (!this.config.rateLimit.failOpen) throw unavailable(error);
-      this.logger.warn(
-        `Rate-limit store unavailable, letting the request through (RATE_LIMIT_FAIL_OPEN): ${String(error)}`,
-      );
-      return undefined;
+      return storeFailed(error, this.config, this.logger);
     }
     const decision = {
       limit,
@@ -108,6 +104,16 @@ function setRateLimitHeaders(res: Response, decision: RateLimitDecision): void {
 /** The decision behind a RATE_LIMITED error, for its X-RateLimit-* headers. */
 function decisionOf(error: unknown): RateLimitDecision | undefined {
   return (error as { decision?: RateLimitDecision } | undefined)?.decision;
+}
+
+/**
+ * What any rate limit does when its store cannot be reached: refuses with SERVICE_UNAVAILABLE, or,
+ * with RATE_LIMIT_FAIL_OPEN, lets the request through uncounted (undefined) and says so in the log.
+ */
+export function storeFailed(error: unknown, config: AppConfig, logger: Logger): undefined {
+  if (!config.rateLimit.failOpen) throw unavailable(error);
+  logger.warn(`Rate-limit store unavailable, letting the request through (RATE_LIMIT_FAIL_OPEN): ${String(error)}`);
+  return undefined;
 }
 
 function unavailable(error: unknown): DomainError {
