@@ -1,3 +1,4 @@
+import dns from 'node:dns/promises';
 import http from 'node:http';
 import net from 'node:net';
 import tls from 'node:tls';
@@ -443,6 +444,19 @@ describe('OutboundHttp', () => {
     expect(error.details).toEqual({ host: 'does-not-exist.invalid', reason: 'host not found' });
     expect(outboundFailureReason(error)).toBe('host not found');
     expect(connectSpy).not.toHaveBeenCalled();
+  });
+
+  it('tells a resolver that cannot answer now (EAI_AGAIN) from a host that does not exist', async () => {
+    const failure = Object.assign(new Error('getaddrinfo EAI_AGAIN agent.example.com'), { code: 'EAI_AGAIN' });
+    const lookup = jest.spyOn(dns, 'lookup').mockRejectedValueOnce(failure);
+    try {
+      const error = await rejection(client().getJson('http://agent.example.com/'));
+      expect(error.code).toBe(ErrorCode.UPSTREAM_FAILED);
+      expect(error.details).toEqual({ host: 'agent.example.com', reason: 'DNS lookup failed, try again' });
+      expect(error.message).toBe('Could not resolve agent.example.com: DNS lookup failed, try again');
+    } finally {
+      lookup.mockRestore();
+    }
   });
 
   it('times out quickly on a server that never answers', async () => {

@@ -229,8 +229,9 @@ export class OutboundHttp {
       try {
         addresses = (await lookup(host, { all: true })).map((entry) => entry.address);
       } catch (error) {
-        throw new DomainError(ErrorCode.UPSTREAM_FAILED, `Could not resolve ${host}: host not found`, {
-          details: { host, reason: 'host not found' },
+        const reason = knownFailure(error)?.reason ?? 'host not found';
+        throw new DomainError(ErrorCode.UPSTREAM_FAILED, `Could not resolve ${host}: ${reason}`, {
+          details: { host, reason },
           cause: error,
         });
       }
@@ -292,7 +293,8 @@ const FAILURES: Record<string, Failure> = {
   ENETUNREACH: { code: ErrorCode.UPSTREAM_FAILED, reason: 'host unreachable' },
   EHOSTDOWN: { code: ErrorCode.UPSTREAM_FAILED, reason: 'host unreachable' },
   ENOTFOUND: { code: ErrorCode.UPSTREAM_FAILED, reason: 'host not found' },
-  EAI_AGAIN: { code: ErrorCode.UPSTREAM_FAILED, reason: 'host not found' },
+  // The resolver could not answer now (no DNS server reachable, SERVFAIL): the name may well exist.
+  EAI_AGAIN: { code: ErrorCode.UPSTREAM_FAILED, reason: 'DNS lookup failed, try again' },
   UND_ERR_RES_EXCEEDED_MAX_SIZE: { code: ErrorCode.UPSTREAM_FAILED, reason: 'response too large' },
   ETIMEDOUT: { code: ErrorCode.UPSTREAM_TIMEOUT, reason: 'timeout' },
   UND_ERR_CONNECT_TIMEOUT: { code: ErrorCode.UPSTREAM_TIMEOUT, reason: 'timeout' },
