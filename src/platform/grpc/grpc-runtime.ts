@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Server } from '@grpc/grpc-js';
 import type { PackageDefinition } from '@grpc/proto-loader';
-import { ReflectionService } from '@grpc/reflection';
 import { GrpcOptions, Transport } from '@nestjs/microservices';
 import { HealthImplementation, protoPath as healthProtoPath, type ServingStatus } from 'grpc-health-check';
 import { join } from 'node:path';
@@ -12,7 +11,9 @@ import { GrpcCallLog } from '../logging/grpc-call-log';
 import { ROOT_LOGGER } from '../logging/pino-nest-logger';
 import { recordGrpcCall } from '../metrics/grpc-metrics.interceptor';
 import { Metrics } from '../metrics/metrics';
+import { DescriptorSet } from './descriptor-set';
 import { grpcCallEndInterceptor } from './grpc-call-end';
+import { GrpcReflection } from './grpc-reflection';
 import { limitGrpcInput } from './grpc-input-limits';
 
 /** Our own services; every file here is loaded, served by Nest controllers and listed by reflection. */
@@ -33,7 +34,7 @@ function serviceNameOf(definition: object): string | undefined {
 
 /**
  * The gRPC side of the hybrid app: Nest's microservice options, the standard health service
- * (`grpc.health.v1.Health`), server reflection, one access log line and one metric per call, and
+ * (`grpc.health.v1.Health`), server reflection from buf's FileDescriptorSet, one access log line and one metric per call, and
  * draining on shutdown.
  */
 @Injectable()
@@ -47,6 +48,8 @@ export class GrpcRuntime {
   private status: ServingStatus = 'SERVING';
   private server?: Server;
   private draining = false;
+  /** Reflection's files: the checked-in `buf build` FileDescriptorSet, read once at start. */
+  private readonly descriptors = DescriptorSet.load();
 
   constructor(
     private readonly config: AppConfig,
@@ -145,7 +148,7 @@ export class GrpcRuntime {
     this.server = server;
     this.trackServices(server);
     limitGrpcInput(server, this.config.http.json);
-    new ReflectionService(definition).addToServer(server);
+    new GrpcReflection(this.descriptors, () => this.served).addToServer(server);
     this.health.addToServer(server);
     for (const hook of this.hooks) hook(server, definition);
   }
