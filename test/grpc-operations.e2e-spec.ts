@@ -1,7 +1,11 @@
 import { decodeErrorInfo, decodeStatus } from '@a2a-js/sdk/errors/grpc';
+import { createFileRegistry, fromBinary, toJson } from '@bufbuild/protobuf';
+import { anyUnpack, FileDescriptorSetSchema, type Any } from '@bufbuild/protobuf/wkt';
 import * as grpc from '@grpc/grpc-js';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { Logger as Pino } from 'pino';
+import { DESCRIPTOR_SET_FILE } from '../src/platform/grpc/descriptor-set';
 import { GrpcRuntime } from '../src/platform/grpc/grpc-runtime';
 import { ROOT_LOGGER } from '../src/platform/logging/pino-nest-logger';
 import { Metrics } from '../src/platform/metrics/metrics';
@@ -48,6 +52,17 @@ const SERVED = [
   'lf.a2a.v1.A2AService',
   'a2a.v1.A2AService',
 ];
+
+/** Every detail of an error's google.rpc.Status, decoded with the served protos, as JSON. */
+function statusDetails(error: grpc.ServiceError | undefined): Json[] {
+  const registry = createFileRegistry(fromBinary(FileDescriptorSetSchema, readFileSync(DESCRIPTOR_SET_FILE)));
+  const [bin] = error?.metadata.get('grpc-status-details-bin') ?? [];
+  const status = fromBinary(registry.getMessage('google.rpc.Status')!, bin as Buffer) as unknown as { details: Any[] };
+  return status.details.map((detail) => {
+    const message = anyUnpack(detail, registry)!;
+    return { type: message.$typeName, ...(toJson(registry.getMessage(message.$typeName)!, message) as Json) };
+  });
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -172,6 +187,18 @@ describe('gRPC for platform teams: health, access log, metrics, status codes (e2
   });
 
   describe('status codes', () => {
+    it('names each invalid field in a google.rpc.BadRequest', async () => {
+      const bad = await call(tasks.CreateTasks, tasks, { tasks: [{ name: 'x', inputs_json: '{not json' }] }, auth);
+      expect(bad.error?.code).toBe(grpc.status.INVALID_ARGUMENT);
+      expect(statusDetails(bad.error)).toEqual([
+        expect.objectContaining({ type: 'google.rpc.ErrorInfo', reason: 'VALIDATION_FAILED', domain: 'switchboard' }),
+        {
+          type: 'google.rpc.BadRequest',
+          fieldViolations: [{ field: 'tasks[0].inputs_json', description: 'must be JSON' }],
+        },
+      ]);
+    });
+
     /** The google.rpc.ErrorInfo of a refusal's grpc-status-details-bin. */
     const errorInfo = (error: grpc.ServiceError | undefined) => {
       const [bin] = error?.metadata.get('grpc-status-details-bin') ?? [];
@@ -258,6 +285,11 @@ describe('gRPC SystemService is not rate limited (e2e)', () => {
     const refused = (await register()).error;
     expect(refused?.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
     expect(refused?.metadata.get('retry-after')).toEqual([expect.stringMatching(/^\d+$/)]);
+    const retryAfter = refused?.metadata.get('retry-after')[0] as string;
+    expect(statusDetails(refused)).toEqual([
+      expect.objectContaining({ type: 'google.rpc.ErrorInfo', reason: 'RATE_LIMITED' }),
+      { type: 'google.rpc.RetryInfo', retryDelay: `${retryAfter}s` },
+    ]);
     expect((await call(system.GetInfo, system, {}, auth)).error).toBeUndefined();
   });
 });

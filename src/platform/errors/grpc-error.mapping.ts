@@ -25,8 +25,11 @@ export function grpcStatusFor(code: ErrorCode): GrpcStatus {
     case ErrorCode.CONFLICT:
       return GrpcStatus.ALREADY_EXISTS;
     case ErrorCode.INVALID_STATE:
-    case ErrorCode.PRECONDITION_FAILED:
       return GrpcStatus.FAILED_PRECONDITION;
+    // A test-and-set lost (stale version): the client restarts its read-modify-write, as gRPC's
+    // status guide has ABORTED for.
+    case ErrorCode.PRECONDITION_FAILED:
+      return GrpcStatus.ABORTED;
     case ErrorCode.RATE_LIMITED:
       return GrpcStatus.RESOURCE_EXHAUSTED;
     case ErrorCode.SERVICE_UNAVAILABLE:
@@ -56,7 +59,8 @@ export const ERROR_INFO_DOMAIN = 'switchboard';
  * machine-readable twice - as `x-error-code` and, the standard way (AIP-193) that grpcurl, Envoy
  * and the Google client libraries read, as a `google.rpc.Status` in `grpc-status-details-bin`
  * holding one `google.rpc.ErrorInfo` (reason: the ErrorCode, domain: `switchboard`, metadata:
- * the error's details as strings).
+ * the error's details as strings), then a `google.rpc.BadRequest` naming each invalid field of a
+ * validation error and a `google.rpc.RetryInfo` when the caller may retry after a delay.
  */
 export function grpcError(error: DomainError): GrpcErrorObject {
   const code = grpcStatusFor(error.code);
@@ -65,7 +69,9 @@ export function grpcError(error: DomainError): GrpcErrorObject {
   if (error.retryAfterSeconds !== undefined) metadata.set('retry-after', String(error.retryAfterSeconds));
   const summary =
     error.message.length > DETAILS_MAX_CHARS ? `${error.message.slice(0, DETAILS_MAX_CHARS)}…` : error.message;
-  metadata.set('grpc-status-details-bin', grpcStatusDetails(code, summary, error.code, stringValues(error.details)));
+  const details = [badRequest(error), retryInfo(error)].filter((detail): detail is Buffer => detail !== undefined);
+  const statusDetails = grpcStatusDetails(code, summary, error.code, stringValues(error.details), details);
+  metadata.set('grpc-status-details-bin', statusDetails);
   return { code, message: error.message, metadata };
 }
 
@@ -92,28 +98,68 @@ function stringValues(details: Record<string, unknown> | undefined): Record<stri
   return values;
 }
 
-const ERROR_INFO_TYPE_URL = 'type.googleapis.com/google.rpc.ErrorInfo';
+const TYPE_URL_PREFIX = 'type.googleapis.com/';
+
+/** One `google.protobuf.Any` holding `message` of the full type name `type`. */
+function any(type: string, message: Buffer): Buffer {
+  return concat(stringField(1, `${TYPE_URL_PREFIX}${type}`), bytesField(2, message));
+}
+
+/** The `{field, reason}` list of a validation error, as DomainError.validation writes it. */
+function fieldProblems(error: DomainError): { field: string; reason: string }[] {
+  const fields = error.details?.fields;
+  if (!Array.isArray(fields)) return [];
+  return fields.filter(
+    (p): p is { field: string; reason: string } =>
+      typeof (p as { field?: unknown })?.field === 'string' && typeof (p as { reason?: unknown }).reason === 'string',
+  );
+}
+
+/** `google.rpc.BadRequest { field_violations: [{ field, description }] }`, for field problems. */
+function badRequest(error: DomainError): Buffer | undefined {
+  const problems = fieldProblems(error);
+  if (problems.length === 0) return undefined;
+  let size = 0;
+  const violations: Buffer[] = [];
+  for (const { field, reason } of problems) {
+    size += field.length + reason.length;
+    if (size > DETAILS_MAX_CHARS) break;
+    violations.push(bytesField(1, concat(stringField(1, field), stringField(2, reason))));
+  }
+  return any('google.rpc.BadRequest', concat(...violations));
+}
+
+/** `google.rpc.RetryInfo { retry_delay: Duration { seconds } }`, when the error says when to retry. */
+function retryInfo(error: DomainError): Buffer | undefined {
+  const seconds = error.retryAfterSeconds;
+  if (seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return undefined;
+  const whole = Math.ceil(seconds);
+  const duration = whole === 0 ? Buffer.alloc(0) : concat(varint(1 << 3), varint(whole));
+  return any('google.rpc.RetryInfo', bytesField(1, duration));
+}
 
 /**
- * `google.rpc.Status { code, message, details: [Any(ErrorInfo { reason, domain, metadata })] }`
- * in protobuf wire format, written by hand: three small messages of strings, a map and one
- * varint. (The A2A SDK's encodeGrpcStatusDetails writes the A2A domain, not ours.)
+ * `google.rpc.Status { code, message, details: [Any(ErrorInfo { reason, domain, metadata }), ...more] }`
+ * in protobuf wire format, written by hand: small messages of strings, a map and varints (checked
+ * against proto/google/rpc/*.proto in grpc-error.mapping.spec.ts). `more` are further packed Anys.
+ * (The A2A SDK's encodeGrpcStatusDetails writes the A2A domain, not ours.)
  */
 export function grpcStatusDetails(
   code: GrpcStatus,
   message: string,
   reason: string,
   metadata: Record<string, string> = {},
+  more: Buffer[] = [],
 ): Buffer {
   const entries = Object.entries(metadata).map(([key, value]) =>
     bytesField(3, concat(stringField(1, key), stringField(2, value))),
   );
   const errorInfo = concat(stringField(1, reason), stringField(2, ERROR_INFO_DOMAIN), ...entries);
-  const any = concat(stringField(1, ERROR_INFO_TYPE_URL), bytesField(2, errorInfo));
   return concat(
     code === GrpcStatus.OK ? Buffer.alloc(0) : concat(varint(1 << 3), varint(code)),
     stringField(2, message),
-    bytesField(3, any),
+    bytesField(3, any('google.rpc.ErrorInfo', errorInfo)),
+    ...more.map((detail) => bytesField(3, detail)),
   );
 }
 
