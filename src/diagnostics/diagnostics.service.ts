@@ -54,6 +54,10 @@ export class DiagnosticsService {
     if (llmDown && router.fallback !== 'error')
       warnings.push(`router: ${router.endpoint.error ?? 'not ready'}; the built-in router answers instead`);
     if (registry.unreachable > 0) warnings.push(`${registry.unreachable} remote agent(s) unreachable`);
+    if (router.embeddings.state === 'failed')
+      warnings.push(
+        `router: the sentence-embedding model could not load (${router.embeddings.reason}); routing on card words only`,
+      );
     const status: HealthStatus = reasons.length > 0 ? 'down' : warnings.length > 0 ? 'degraded' : 'ok';
     return {
       status,

@@ -1,4 +1,4 @@
-import { Module, OnModuleInit } from '@nestjs/common';
+import { Module, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { A2aModule } from '../a2a/a2a.module';
 import { AgentHost } from '../a2a/hosting/agent-host';
 import { AppConfig } from '../platform/config/app-config';
@@ -7,9 +7,10 @@ import { OrchestrationContextStore } from './context/orchestration-context.store
 import { ConversationService } from './conversation.service';
 import { OrchestratorHttpController } from './http/orchestrator-http.controller';
 import { withOrchestrationErrors } from './orchestration-errors.handler';
-import { OrchestratorExecutor } from './orchestrator.executor';
+import { OrchestratorExecutor, routableAgents } from './orchestrator.executor';
 import { ORCHESTRATOR_PROFILE } from './orchestrator.profile';
 import { AgentRouter } from './router/agent-router';
+import { SentenceEncoder } from './router/semantic/sentence-encoder';
 import { RoutingLog } from './routing-log/routing-log';
 import { LearnedRoutes } from './learning/learned-routes';
 import { TurnPlanner } from './turn-planner';
@@ -22,10 +23,10 @@ import { TurnPlanner } from './turn-planner';
 @Module({
   imports: [A2aModule],
   controllers: [OrchestratorHttpController],
-  providers: [AgentRouter, OrchestrationContextStore, RoutingLog, ConversationService, LearnedRoutes],
+  providers: [SentenceEncoder, AgentRouter, OrchestrationContextStore, RoutingLog, ConversationService, LearnedRoutes],
   exports: [RoutingLog, OrchestrationContextStore, AgentRouter, LearnedRoutes],
 })
-export class OrchestrationModule implements OnModuleInit {
+export class OrchestrationModule implements OnModuleInit, OnApplicationBootstrap {
   constructor(
     private readonly host: AgentHost,
     private readonly router: AgentRouter,
@@ -49,5 +50,10 @@ export class OrchestrationModule implements OnModuleInit {
       ),
       wrapHandler: withOrchestrationErrors,
     });
+  }
+
+  /** The model loads and the cards of the agents hosted at boot are embedded behind the boot. */
+  onApplicationBootstrap(): void {
+    void this.router.prepare(() => routableAgents(this.host));
   }
 }

@@ -7,6 +7,8 @@ export interface AgentChoiceResult {
   reasoning: string;
   /** 0..1; below ROUTING_CONFIDENCE_THRESHOLD the orchestrator asks instead of guessing. */
   confidence: number;
+  /** What the built-in router went by: card words alone, or their meaning too (the embedding model). */
+  evidence?: 'lexical' | 'semantic';
 }
 
 /** One agent's part of an answer (our API spec's AgentResponse). */

@@ -125,10 +125,7 @@ export class OrchestratorExecutor implements AgentExecutor {
 
   /** The agents a spoken request can go to. */
   private candidates(): AgentProfile[] {
-    return this.host
-      .list()
-      .filter((a) => a.id !== DEFAULT_AGENT_ID && takesText(a.profile))
-      .map((a) => a.profile);
+    return routableAgents(this.host);
   }
 
   /** Nothing to route: no text, or no agent to route to. */
@@ -324,6 +321,14 @@ function timeoutFailure(
     },
     { text: answered.map((o) => o.content).join('\n'), agentsUsed: outcomes.map((o) => o.agentId) },
   );
+}
+
+/** The hosted agents the orchestrator routes among. */
+export function routableAgents(host: AgentHost): AgentProfile[] {
+  return host
+    .list()
+    .filter((a) => a.id !== DEFAULT_AGENT_ID && takesText(a.profile))
+    .map((a) => a.profile);
 }
 
 /** Agents the orchestrator can pass a spoken request to: those taking text (or saying nothing). */

@@ -100,6 +100,7 @@ export class TurnPlanner {
       additionalAgents: routing.additionalAgents,
       reasoning: routing.reasoning,
       confidence: routing.confidence,
+      evidence: router === 'llm' ? undefined : routing.semantic ? 'semantic' : 'lexical',
     };
     if (!routing.agentId || routing.confidence < this.settings.confidenceThreshold) {
       if (previous) {
@@ -107,9 +108,10 @@ export class TurnPlanner {
           kind: 'run',
           calls: [{ agentId: previous, text }],
           choice: {
+            ...choice,
             agentId: previous,
+            additionalAgents: undefined,
             reasoning: `${routing.reasoning}; confidence ${routing.confidence} is below the threshold, so the conversation's previous agent continues`,
-            confidence: routing.confidence,
           },
           router,
           answersPending: false,

@@ -44,6 +44,9 @@ export async function startTestApp(
       GRPC_PORT: String(grpcPort),
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
       ADMIN_API_KEY: TEST_ADMIN_KEY,
+      // Routing by card words only, so a test's routing does not depend on when the model finished
+      // loading; the suites about routing by meaning turn it on.
+      ROUTER_EMBEDDINGS: 'false',
       ...own.env,
       ...env,
     };

@@ -4,6 +4,8 @@ import { AppConfig } from '../../platform/config/app-config';
 import { OrchestrationFailure } from '../orchestration-failure';
 import { DefaultRouter, Routing, RoutingRequest } from './default-router';
 import { LlmRouter } from './llm-router';
+import { SemanticStage } from './semantic/semantic-stage';
+import { SentenceEncoder } from './semantic/sentence-encoder';
 
 export type RouterName = 'default' | 'llm' | 'llm-fallback';
 
@@ -17,27 +19,37 @@ export interface RouterDecision {
 /**
  * Chooses the agents for a request: the LLM router when ROUTER_MODEL is set (falling back to the
  * built-in router, or failing with ROUTER_FAILURE, as ROUTER_FALLBACK says), else the built-in
- * one. The built-in router's index is rebuilt only when the set of hosted agents changes.
+ * one: the card words first (DefaultRouter, sub-millisecond), and when they do not decide, the
+ * meaning too (SemanticStage, once the sentence-embedding model is loaded). The built-in router's
+ * index is rebuilt only when the set of hosted agents changes.
  */
 @Injectable()
 export class AgentRouter {
   private readonly logger = new Logger('Router');
   private readonly llm?: LlmRouter;
   private cached?: { key: unknown; router: DefaultRouter };
+  private readonly semantic: SemanticStage;
 
-  constructor(private readonly config: AppConfig) {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly encoder: SentenceEncoder,
+  ) {
     const { model, baseUrl, apiKey, timeoutMs } = config.orchestration.router;
     if (model) this.llm = new LlmRouter({ model, baseUrl, apiKey, timeoutMs });
+    this.semantic = new SemanticStage(encoder, config.orchestration.confidenceThreshold);
   }
 
   get usesLlm(): boolean {
     return this.llm !== undefined;
   }
 
-  /** Which router routes, and for the LLM router whether its endpoint answers now. */
+  /**
+   * Which router routes, whether the sentence-embedding model of the built-in one is loaded, and
+   * for the LLM router whether its endpoint answers now.
+   */
   async readiness() {
     const { model, baseUrl, fallback } = this.config.orchestration.router;
-    if (!this.llm) return { router: 'default' as const, ready: true };
+    if (!this.llm) return { router: 'default' as const, ready: true, embeddings: this.encoder.status };
     const endpoint = await this.llm.probe();
     return {
       router: 'llm' as const,
@@ -46,6 +58,7 @@ export class AgentRouter {
       base_url: baseUrl,
       fallback,
       endpoint,
+      embeddings: this.encoder.status,
     };
   }
 
@@ -65,10 +78,44 @@ export class AgentRouter {
           });
         }
         this.logger.warn(`${reason}; using the built-in router`);
-        return { routing: this.builtIn(agents, key).route(request), router: 'llm-fallback', fallbackReason: reason };
+        return {
+          routing: await this.routeBuiltIn(request, agents, key),
+          router: 'llm-fallback',
+          fallbackReason: reason,
+        };
       }
     }
-    return { routing: this.builtIn(agents, key).route(request), router: 'default' };
+    return { routing: await this.routeBuiltIn(request, agents, key), router: 'default' };
+  }
+
+  /**
+   * Loads the sentence-embedding model if it is not yet, and embeds these agents' cards, so the
+   * first request that needs their meaning does not wait for it. Never throws.
+   */
+  async prepare(agents: () => readonly AgentProfile[]): Promise<void> {
+    await this.encoder.load();
+    if (!this.encoder.ready) return;
+    const started = Date.now();
+    const list = agents();
+    try {
+      await this.semantic.prepare(list);
+      this.logger.log(`Embedded ${list.length} agent card(s) for routing by meaning in ${Date.now() - started} ms`);
+    } catch (error) {
+      this.logger.warn(`Could not embed the agent cards: ${(error as Error).message}`);
+    }
+  }
+
+  /** Card words, then meaning when the words do not decide and the model is loaded. */
+  private async routeBuiltIn(request: RoutingRequest, agents: readonly AgentProfile[], key: unknown): Promise<Routing> {
+    const router = this.builtIn(agents, key);
+    const byWords = router.route(request);
+    if (!this.encoder.ready || this.semantic.decided(request, byWords)) return byWords;
+    try {
+      return await this.semantic.refine(request, byWords, router, agents);
+    } catch (error) {
+      this.logger.warn(`Routing by meaning failed (${(error as Error).message}); routing on card words`);
+      return byWords;
+    }
   }
 
   /** The built-in router over these agents (cached by key). */

@@ -33,6 +33,10 @@ export interface Routing extends AgentChoiceResult {
    * worth naming when asking about it (best first): the rest runs, and the user is asked these.
    */
   unplaced?: { text: string; candidates: string[] }[];
+  /** The request was also compared by meaning (SemanticStage): the sentence-embedding model was consulted. */
+  semantic?: boolean;
+  /** How many of the request's specific (not generic) terms the chosen agent's card has (unsplit requests). */
+  evidenceTerms?: number;
 }
 
 interface Ranking {
@@ -42,6 +46,8 @@ interface Ranking {
   confidence: number;
   /** Did a name, tag or skill name match (not only descriptions and examples), with a word that is not generic? */
   strong: boolean;
+  /** The request's specific terms the best agent's card has. */
+  matched: number;
 }
 
 /**
@@ -59,6 +65,8 @@ export class DefaultRouter {
   private readonly postings = new Map<string, { agent: number; weight: number }[]>();
   private readonly strongTerms: Set<string>[];
   private readonly typos: TypoCorrector;
+  /** A word the cards spell each term with ("weath" → "weather"), to write a corrected request out. */
+  private readonly spelling = new Map<string, string>();
 
   constructor(agents: readonly AgentProfile[]) {
     this.ids = agents.map((a) => a.id);
@@ -66,7 +74,8 @@ export class DefaultRouter {
     agents.forEach((agent, index) => {
       const weights = new Map<string, number>();
       const add = (text: string, weight: number, strong: boolean) => {
-        for (const term of terms(text)) {
+        for (const { word, term } of termsOfWords(text)) {
+          if (!this.spelling.has(term)) this.spelling.set(term, word);
           weights.set(term, Math.max(weights.get(term) ?? 0, weight));
           if (strong) this.strongTerms[index].add(term);
         }
@@ -96,6 +105,19 @@ export class DefaultRouter {
 
   get size(): number {
     return this.ids.length;
+  }
+
+  /**
+   * The request with the words no card has, but that are a typo of one a card has, spelt as the
+   * card spells them ("paly some jaz" → "play some jazz"): what the sentence-embedding model reads.
+   */
+  spelledOut(text: string): string {
+    return text.replace(/[\p{L}\p{N}]+/gu, (word) => {
+      const [term] = terms(word);
+      if (term === undefined || this.postings.has(term)) return word;
+      const corrected = this.typos.correct(term, word.length);
+      return corrected ? (this.spelling.get(corrected) ?? corrected) : word;
+    });
   }
 
   route(request: RoutingRequest): Routing {
@@ -134,6 +156,7 @@ export class DefaultRouter {
           : `; next ${this.ids[runnerUp]} at ${whole.scores[runnerUp].toFixed(2)})`),
       confidence: round(whole.confidence),
       candidates,
+      evidenceTerms: whole.matched,
     };
   }
 
@@ -209,17 +232,17 @@ export class DefaultRouter {
       }
     }
     const order = touched.sort((a, b) => scores[b] - scores[a] || a - b);
-    if (!order.length) return { order, scores, confidence: 0, strong: false };
+    if (!order.length) return { order, scores, confidence: 0, strong: false, matched: 0 };
     const best = scores[order[0]];
     const second = order.length > 1 ? scores[order[1]] : 0;
     const margin = (best - second) / best;
     let confidence = (1 - Math.exp(-best / EVIDENCE_SCALE)) * (0.5 + 0.5 * margin);
     const top = order[0];
     // Evidence from generic words alone does not decide, nor outweigh a conversation.
-    const specific = specificTerms.some((t) => this.postings.get(t)?.some((p) => p.agent === top));
-    if (!specific) confidence = Math.min(confidence, GENERIC_ONLY_CEILING);
-    const strong = specific && specificTerms.some((t) => this.strongTerms[top].has(t));
-    return { order, scores, confidence, strong };
+    const matched = specificTerms.filter((t) => this.postings.get(t)?.some((p) => p.agent === top)).length;
+    if (!matched) confidence = Math.min(confidence, GENERIC_ONLY_CEILING);
+    const strong = matched > 0 && specificTerms.some((t) => this.strongTerms[top].has(t));
+    return { order, scores, confidence, strong, matched };
   }
 }
 

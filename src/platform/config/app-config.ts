@@ -58,7 +58,15 @@ export class AppConfig {
     searchCacheSeconds: number;
   };
   readonly orchestration: {
-    router: { model?: string; baseUrl: string; apiKey?: string; fallback: 'default' | 'error'; timeoutMs: number };
+    router: {
+      model?: string;
+      baseUrl: string;
+      apiKey?: string;
+      fallback: 'default' | 'error';
+      timeoutMs: number;
+      /** The built-in router matches by meaning too (SentenceEncoder). */
+      embeddings: boolean;
+    };
     multiAgent: boolean;
     maxParallelAgents: number;
     confidenceThreshold: number;
@@ -146,6 +154,7 @@ export class AppConfig {
         apiKey: env.ROUTER_API_KEY,
         fallback: env.ROUTER_FALLBACK,
         timeoutMs: env.ROUTER_TIMEOUT_MS,
+        embeddings: env.ROUTER_EMBEDDINGS,
       },
       multiAgent: env.ENABLE_MULTI_AGENT_COORDINATION,
       maxParallelAgents: env.MAX_PARALLEL_AGENTS,

@@ -285,6 +285,14 @@ export class EnvironmentVariables {
   @Max(300_000)
   ROUTER_TIMEOUT_MS = 10_000;
 
+  /**
+   * The built-in router also matches requests to cards by meaning, with the sentence-embedding
+   * model shipped in the npm package (loaded at boot, no network). Off: card words only.
+   */
+  @EnvBoolean()
+  @IsBoolean()
+  ROUTER_EMBEDDINGS = true;
+
   /** Let the orchestrator send a multi-intent request to several agents at once. */
   @EnvBoolean()
   @IsBoolean()

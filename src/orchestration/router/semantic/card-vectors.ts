@@ -1,0 +1,85 @@
+import { createHash } from 'node:crypto';
+import type { AgentProfile } from '../../../a2a/agent-profile';
+import { EVERYDAY_REQUESTS } from './everyday-requests';
+import { cosine, SentenceEncoder } from './sentence-encoder';
+
+/** An agent's card as sentences: what it says it is for, each skill, each example. */
+function anchorsOf(agent: AgentProfile): string[] {
+  const anchors = [`${agent.name}: ${agent.description}`];
+  for (const skill of agent.skills) {
+    anchors.push(`${skill.name}: ${skill.description}`);
+    if (skill.tags.length) anchors.push(skill.tags.join(', '));
+    anchors.push(...skill.examples);
+  }
+  return [...new Set(anchors.map((a) => a.trim()).filter(Boolean))];
+}
+
+function fingerprint(anchors: string[]): string {
+  return createHash('sha256').update(anchors.join('\n')).digest('base64url');
+}
+
+/**
+ * The hosted cards as vectors: each agent's anchors (its description, skills, tags and examples),
+ * embedded once per card version - a new agent set embeds only the cards it has not seen.
+ * An agent's similarity to a request is that of its closest anchor.
+ */
+export class CardVectors {
+  private readonly byAgent = new Map<
+    string,
+    { fingerprint: string; vectors: Float32Array[]; mean: number; spread: number }
+  >();
+  private background?: Float32Array[];
+
+  constructor(private readonly encoder: SentenceEncoder) {}
+
+  /** Embeds the cards of `agents` not embedded yet (or changed), in one batch. */
+  async prepare(agents: readonly AgentProfile[]): Promise<void> {
+    const stale: { id: string; fingerprint: string; anchors: string[] }[] = [];
+    for (const agent of agents) {
+      const anchors = anchorsOf(agent);
+      const print = fingerprint(anchors);
+      if (this.byAgent.get(agent.id)?.fingerprint !== print) stale.push({ id: agent.id, fingerprint: print, anchors });
+    }
+    const present = new Set(agents.map((a) => a.id));
+    for (const id of this.byAgent.keys()) if (!present.has(id)) this.byAgent.delete(id);
+    if (!stale.length) return;
+    this.background ??= await this.encoder.embed([...EVERYDAY_REQUESTS]);
+    const vectors = await this.encoder.embed(stale.flatMap((s) => s.anchors));
+    let at = 0;
+    for (const entry of stale) {
+      const own = vectors.slice(at, at + entry.anchors.length);
+      at += entry.anchors.length;
+      const closeness = this.background.map((request) => closest(request, own));
+      const mean = closeness.reduce((sum, x) => sum + x, 0) / closeness.length;
+      const variance = closeness.reduce((sum, x) => sum + (x - mean) ** 2, 0) / closeness.length;
+      this.byAgent.set(entry.id, {
+        fingerprint: entry.fingerprint,
+        vectors: own,
+        mean,
+        spread: Math.sqrt(variance) || 1,
+      });
+    }
+  }
+
+  /**
+   * Agents by how much `request` stands out for each, best first: its similarity to the agent's
+   * closest anchor, in standard deviations above the agent's mean similarity to everyday requests
+   * (`standing`). Agents not prepared are left out.
+   */
+  rank(request: Float32Array, agents: readonly AgentProfile[]): { id: string; similarity: number; standing: number }[] {
+    const ranked: { id: string; similarity: number; standing: number }[] = [];
+    for (const agent of agents) {
+      const entry = this.byAgent.get(agent.id);
+      if (!entry) continue;
+      const similarity = closest(request, entry.vectors);
+      ranked.push({ id: agent.id, similarity, standing: (similarity - entry.mean) / entry.spread });
+    }
+    return ranked.sort((a, b) => b.standing - a.standing);
+  }
+}
+
+function closest(request: Float32Array, anchors: Float32Array[]): number {
+  let best = -1;
+  for (const vector of anchors) best = Math.max(best, cosine(request, vector));
+  return best;
+}

@@ -1,0 +1,90 @@
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+
+const WORKER_FILE = join(__dirname, 'embedding-worker.js');
+
+/** The sentence-embedding model, running on its worker thread. */
+export interface EmbeddingModel {
+  dimensions: number;
+  loadMs: number;
+  /** Unit vectors of `texts`, in order. */
+  embed(texts: string[]): Promise<Float32Array[]>;
+}
+
+type FromWorker =
+  | { type: 'ready'; loadMs: number; dimensions: number }
+  | { type: 'failed'; message: string }
+  | { type: 'vectors'; id: number; flat: Float32Array }
+  | { type: 'error'; id: number; message: string };
+
+/**
+ * The model is the same for every app in a process (tests start many): one worker, loaded once,
+ * read-only. The worker does not keep the process alive.
+ */
+let shared: Promise<EmbeddingModel> | undefined;
+
+export function loadEmbeddingModel(): Promise<EmbeddingModel> {
+  shared ??= start();
+  shared.catch(() => (shared = undefined));
+  return shared;
+}
+
+function start(): Promise<EmbeddingModel> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(WORKER_FILE);
+    worker.unref();
+    const pending = new Map<number, { resolve(v: Float32Array[]): void; reject(e: Error): void; count: number }>();
+    let next = 0;
+    let dimensions = 0;
+    let stopped: Error | undefined;
+    const fail = (error: Error) => {
+      stopped = error;
+      for (const request of pending.values()) request.reject(error);
+      pending.clear();
+      reject(error);
+      shared = undefined;
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`the embedding worker stopped (exit code ${code})`)));
+    worker.on('message', (message: FromWorker) => {
+      switch (message.type) {
+        case 'ready':
+          dimensions = message.dimensions;
+          resolve({ dimensions, loadMs: message.loadMs, embed });
+          return;
+        case 'failed':
+          void worker.terminate();
+          return fail(new Error(message.message));
+        case 'vectors': {
+          const request = pending.get(message.id);
+          pending.delete(message.id);
+          request?.resolve(
+            Array.from({ length: request.count }, (_, row) =>
+              message.flat.subarray(row * dimensions, (row + 1) * dimensions),
+            ),
+          );
+          return;
+        }
+        case 'error': {
+          const request = pending.get(message.id);
+          pending.delete(message.id);
+          request?.reject(new Error(message.message));
+          return;
+        }
+      }
+    });
+    function embed(texts: string[]): Promise<Float32Array[]> {
+      if (stopped) return Promise.reject(stopped);
+      if (!texts.length) return Promise.resolve([]);
+      const id = next++;
+      return new Promise((resolveEmbed, rejectEmbed) => {
+        pending.set(id, { resolve: resolveEmbed, reject: rejectEmbed, count: texts.length });
+        // While requests wait, the worker keeps the process alive; idle, it does not.
+        if (pending.size === 1) worker.ref();
+        worker.postMessage({ type: 'embed', id, texts });
+      }).finally(() => {
+        if (pending.size === 0) worker.unref();
+      }) as Promise<Float32Array[]>;
+    }
+  });
+}

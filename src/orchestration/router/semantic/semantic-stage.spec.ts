@@ -1,0 +1,101 @@
+import type { AgentProfile } from '../../../a2a/agent-profile';
+import { AppConfig } from '../../../platform/config/app-config';
+import { validateEnvironment } from '../../../platform/config/environment';
+import { AgentRouter } from '../agent-router';
+import { SentenceEncoder } from './sentence-encoder';
+
+function card(
+  id: string,
+  name: string,
+  description: string,
+  tags: string[] = [],
+  examples: string[] = [],
+): AgentProfile {
+  return {
+    id,
+    name,
+    description,
+    version: '1',
+    kind: 'remote',
+    skills: tags.length || examples.length ? [{ id, name, description, tags, examples }] : [],
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+  };
+}
+
+/** Cards as authors write them: some with skills, tags and examples, some a name and one line. */
+const AGENTS = [
+  card(
+    'home',
+    'Home Control',
+    'Lights, heating and locks through Home Assistant',
+    ['lights', 'thermostat', 'heating', 'lock'],
+    ['turn on the kitchen lights', 'set the thermostat to 21 degrees'],
+  ),
+  card('weather', 'Weather', 'Forecasts and current conditions', ['weather', 'forecast', 'rain']),
+  card('music', 'Music', 'Plays songs, artists and playlists', ['music', 'song', 'playlist'], ['play some jazz']),
+  card('shop', 'Shop', 'Buy mugs and t-shirts', ['mug', 'blue', 'cart', 'order']),
+  card('wiki', 'Ask Wiki', 'Answers general knowledge questions from Wikipedia.'),
+  card('news', 'News', 'Headlines and news briefings.'),
+];
+
+describe('the built-in router with meaning (sentence embeddings, real model)', () => {
+  const config = new AppConfig(validateEnvironment({}));
+  const encoder = new SentenceEncoder(config);
+  const router = new AgentRouter(config, encoder);
+  const route = async (text: string, previousAgentId?: string) =>
+    (await router.route({ text, previousAgentId, multiAgent: true }, AGENTS, 1)).routing;
+
+  beforeAll(async () => {
+    await encoder.load();
+    expect(encoder.status).toMatchObject({ state: 'ready', dimensions: 512 });
+  }, 60_000);
+
+  it('routes paraphrases no card word appears in', async () => {
+    expect((await route('do I need an umbrella today')).agentId).toBe('weather');
+    expect((await route('put something relaxing on')).agentId).toBe('music');
+    expect((await route('catch me up on current events')).agentId).toBe('news');
+    const routing = await route('do I need an umbrella today');
+    expect(routing.semantic).toBe(true);
+    expect(routing.confidence).toBeGreaterThanOrEqual(config.orchestration.confidenceThreshold);
+    expect(routing.reasoning).toMatch(/closest card by meaning weather/);
+  });
+
+  it('leaves direct commands to the card words: the model is not consulted', async () => {
+    const routing = await route('turn on the kitchen lights');
+    expect(routing).toMatchObject({ agentId: 'home' });
+    expect(routing.semantic).toBeUndefined();
+  });
+
+  it('reads a request with typos as the cards spell its words', async () => {
+    expect((await route('whats the wether tomorow')).agentId).toBe('weather');
+    expect((await route('paly some jaz')).agentId).toBe('music');
+  });
+
+  it('does not let one shared word decide when the meaning does not back it', async () => {
+    // "blue" is on the shop's card; nothing about the question is a purchase: ask, do not order.
+    const routing = await route('why is the sky blue');
+    expect(routing.confidence).toBeLessThan(config.orchestration.confidenceThreshold);
+    expect(routing.semantic).toBe(true);
+  });
+
+  it('routes each clause on its own words and meaning', async () => {
+    const routing = await route('turn on the porch lights and do I need an umbrella');
+    expect([routing.agentId, ...(routing.additionalAgents ?? [])].sort()).toEqual(['home', 'weather']);
+    expect(routing.parts).toEqual({ home: 'turn on the porch lights', weather: 'do I need an umbrella' });
+  });
+
+  it('keeps a short follow-up with the conversation, and asks about what no card is near', async () => {
+    expect((await route('louder', 'music')).agentId).not.toBe('home');
+    const outOfScope = await route('call mom');
+    expect(outOfScope.confidence).toBeLessThan(config.orchestration.confidenceThreshold);
+  });
+
+  it('routes on card words alone while the model is off', async () => {
+    const off = new AppConfig(validateEnvironment({ ROUTER_EMBEDDINGS: 'false' }));
+    const words = new AgentRouter(off, new SentenceEncoder(off));
+    const { routing } = await words.route({ text: 'do I need an umbrella today', multiAgent: true }, AGENTS, 1);
+    expect(routing.semantic).toBeUndefined();
+    expect(routing.confidence).toBeLessThan(off.orchestration.confidenceThreshold);
+  });
+});

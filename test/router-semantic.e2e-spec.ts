@@ -1,0 +1,53 @@
+import { startLightsAgent, startMusicAgent, RemoteAgent } from './support/remote-agents';
+import { registerAgent, startTestApp, TEST_ADMIN_KEY, TestApp } from './support/test-app';
+
+/**
+ * The built-in router with its sentence-embedding model, through the hub: a paraphrase no card
+ * word appears in reaches the right agent, and the decision says it went by meaning.
+ */
+describe('routing by meaning (e2e)', () => {
+  let t: TestApp;
+  let lights: RemoteAgent;
+  let music: RemoteAgent;
+
+  beforeAll(async () => {
+    [lights, music] = await Promise.all([startLightsAgent(), startMusicAgent()]);
+    t = await startTestApp({ ALLOW_PRIVATE_NETWORK_TARGETS: 'true', ROUTER_EMBEDDINGS: 'true' });
+    await registerAgent(t, lights.baseUrl, 'lights');
+    await registerAgent(t, music.baseUrl, 'music');
+  }, 90_000);
+
+  afterAll(async () => {
+    await t?.close();
+    await Promise.all([lights?.close(), music?.close()]);
+  });
+
+  const internal = (path: string) => t.http().get(path).set('X-Api-Key', TEST_ADMIN_KEY);
+
+  it('loads the model at boot, says so in health, and routes a paraphrase to the agent it means', async () => {
+    let health = (await internal('/internal/orchestration/health').expect(200)).body;
+    for (let i = 0; i < 100 && health.router.embeddings.state === 'loading'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      health = (await internal('/internal/orchestration/health').expect(200)).body;
+    }
+    expect(health.status).toBe('ok');
+    expect(health.router.embeddings).toMatchObject({ state: 'ready', dimensions: 512 });
+
+    const since = new Date().toISOString();
+    const answer = await t
+      .http()
+      .post('/api/conversation')
+      .set('X-Api-Key', TEST_ADMIN_KEY)
+      .send({ text: "it's too dark in here", context: { conversationId: null }, promptOverride: null })
+      .expect(200);
+    expect(answer.body.text).toBe("Done: it's too dark in here");
+    const log = await internal('/internal/orchestration/routing-log').query({ since }).expect(200);
+    expect(log.body.items[0]).toMatchObject({
+      request: "it's too dark in here",
+      agentId: 'lights',
+      outcome: 'answered',
+      router: 'default',
+      reasoning: expect.stringMatching(/closest card by meaning lights/),
+    });
+  });
+});
