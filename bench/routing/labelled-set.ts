@@ -1,0 +1,119 @@
+/**
+ * The labelled routing set: agent cards written the way agent authors write them (some rich with
+ * skills, tags and examples, some a name and one line) and utterances said the way people talk
+ * to a voice assistant, each labelled with the agents that should handle it (none: the hub should
+ * ask). Every utterance carries its split; the holdout (30 %, stratified by category) is fixed in
+ * the file and never used to tune the router.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AgentProfile } from '../../src/a2a/agent-profile';
+
+export const CATEGORIES = [
+  'direct',
+  'paraphrase',
+  'typo',
+  'multi-intent',
+  'follow-up',
+  'topic-change',
+  'out-of-scope',
+] as const;
+export type Category = (typeof CATEGORIES)[number];
+export type Split = 'dev' | 'holdout';
+
+export interface Utterance {
+  id: string;
+  category: Category;
+  split: Split;
+  text: string;
+  /** The agent that answered the conversation's previous turn (follow-ups and topic changes). */
+  previous?: string;
+  /** The exact set of agents that should handle it; empty: a clarifying question. */
+  expect: string[];
+}
+
+interface Card {
+  id: string;
+  name: string;
+  description: string;
+  skills: { id: string; name: string; description: string; tags: string[]; examples: string[] }[];
+}
+
+function readJson<T>(file: string): T {
+  return JSON.parse(readFileSync(join(__dirname, file), 'utf8')) as T;
+}
+
+export function profileOf(card: Card): AgentProfile {
+  return {
+    ...card,
+    version: '1.0.0',
+    kind: 'remote',
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+  };
+}
+
+export function labelledAgents(): AgentProfile[] {
+  return readJson<Card[]>('cards.json').map(profileOf);
+}
+
+export function utterances(): Utterance[] {
+  return readJson<Utterance[]>('utterances.json');
+}
+
+/** Topics for the cards that pad a latency run to 50 agents: one line each, like the thin cards. */
+const DISTRACTOR_TOPICS = [
+  'parking spaces near you',
+  'pet care and vet visits',
+  'plant watering schedules',
+  'fitness workouts',
+  'meditation sessions',
+  'language lessons',
+  'stock prices',
+  'cryptocurrency prices',
+  'sports scores',
+  'movie showtimes',
+  'tv guide listings',
+  'podcast episodes',
+  'audiobook playback',
+  'public transport departures',
+  'traffic reports',
+  'flight status',
+  'hotel bookings',
+  'restaurant reservations',
+  'food delivery',
+  'grocery lists',
+  'package tracking for couriers',
+  'energy usage reports',
+  'solar panel output',
+  'electric car charging',
+  'home security cameras',
+  'baby monitor',
+  'school homework help',
+  'math problems',
+  'unit conversions',
+  'currency exchange rates',
+  'jokes and trivia games',
+  'bedtime stories',
+  'horoscopes',
+  'lottery results',
+  'job listings',
+  'real estate listings',
+  'car maintenance reminders',
+  'medication reminders',
+  'water intake tracking',
+  'sleep tracking',
+  'printer and ink status',
+];
+
+/** `count` thin agent cards on topics of their own, to measure decisions among many agents. */
+export function distractorAgents(count: number): AgentProfile[] {
+  return DISTRACTOR_TOPICS.slice(0, count).map((topic, i) =>
+    profileOf({
+      id: `extra-${i + 1}`,
+      name: topic.replace(/^./, (c) => c.toUpperCase()),
+      description: `Helps with ${topic}.`,
+      skills: [],
+    }),
+  );
+}
