@@ -1,19 +1,6 @@
-import type { AgentProfile } from '../../a2a/agent-profile';
+import { agentCard as agent } from './agent-card.fixture';
 import { DefaultRouter } from './default-router';
 import { clauses, stem, userUtterance } from './text-analysis';
-
-function agent(id: string, name: string, description: string, tags: string[], examples: string[] = []): AgentProfile {
-  return {
-    id,
-    name,
-    description,
-    version: '1',
-    kind: 'remote',
-    skills: [{ id, name, description, tags, examples }],
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
-  };
-}
 
 const AGENTS = [
   agent(

@@ -1,27 +1,8 @@
-import type { AgentProfile } from '../../../a2a/agent-profile';
 import { AppConfig } from '../../../platform/config/app-config';
 import { validateEnvironment } from '../../../platform/config/environment';
+import { agentCard as card } from '../agent-card.fixture';
 import { AgentRouter } from '../agent-router';
 import { SentenceEncoder } from './sentence-encoder';
-
-function card(
-  id: string,
-  name: string,
-  description: string,
-  tags: string[] = [],
-  examples: string[] = [],
-): AgentProfile {
-  return {
-    id,
-    name,
-    description,
-    version: '1',
-    kind: 'remote',
-    skills: tags.length || examples.length ? [{ id, name, description, tags, examples }] : [],
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
-  };
-}
 
 /** Cards as authors write them: some with skills, tags and examples, some a name and one line. */
 const AGENTS = [
