@@ -46,6 +46,8 @@ const SERVED = [
   'switchboard.v1.SystemService',
   'switchboard.v1.RegistryService',
   'switchboard.v1.TaskService',
+  'switchboard.v2.SystemService',
+  'switchboard.v2.RegistryService',
   'grpc.health.v1.Health',
   'grpc.reflection.v1.ServerReflection',
   'grpc.reflection.v1alpha.ServerReflection',

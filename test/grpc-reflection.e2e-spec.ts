@@ -2,13 +2,11 @@ import { createFileRegistry, fromBinary } from '@bufbuild/protobuf';
 import { FileDescriptorProtoSchema } from '@bufbuild/protobuf/wkt';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { PROJECT_ROOT, PROTO_DIR } from '../src/paths';
+import { PROTO_DIR } from '../src/paths';
+import { bufCurl, bufJson } from './support/grpc-buf-curl';
 import { startLightsAgent, RemoteAgent } from './support/remote-agents';
 import { registerAgent, startTestApp, TEST_ADMIN_KEY, TestApp } from './support/test-app';
-
-const BUF = join(PROJECT_ROOT, 'node_modules/.bin/buf');
 
 /** Every service the hub serves on its gRPC port, as reflection lists them. */
 const SERVED = [
@@ -20,13 +18,9 @@ const SERVED = [
   'switchboard.v1.RegistryService',
   'switchboard.v1.SystemService',
   'switchboard.v1.TaskService',
+  'switchboard.v2.RegistryService',
+  'switchboard.v2.SystemService',
 ];
-
-interface Curl {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 interface ReflectionStream {
   write(request: object): void;
@@ -54,22 +48,7 @@ describe('gRPC server reflection from the buf FileDescriptorSet, through buf cur
     await lights?.close();
   });
 
-  /** `buf curl` over gRPC (h2c), schema from the server's reflection only - it never sees proto/. */
-  function bufCurl(args: string[], headers: Record<string, string> = {}): Promise<Curl> {
-    const headerArgs = Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
-    const argv = ['curl', '--protocol', 'grpc', '--http2-prior-knowledge', '--reflect', ...headerArgs, ...args];
-    return new Promise((resolve) => {
-      execFile(BUF, argv, { cwd: '/', timeout: 30_000 }, (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      });
-    });
-  }
-
-  const json = (curl: Curl) => {
-    if (curl.code !== 0) throw new Error(`buf curl failed (${curl.code}): ${curl.stderr}`);
-    return JSON.parse(curl.stdout) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-  };
+  const json = bufJson;
 
   /** The files a reflection `file_containing_symbol` answer carries, decoded. */
   async function filesFor(symbol: string) {

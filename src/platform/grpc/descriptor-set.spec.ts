@@ -35,6 +35,8 @@ describe('DescriptorSet (the reflection image buf builds from proto/)', () => {
       'switchboard.v1.RegistryService',
       'switchboard.v1.SystemService',
       'switchboard.v1.TaskService',
+      'switchboard.v2.RegistryService',
+      'switchboard.v2.SystemService',
     ]);
   });
 

@@ -21,6 +21,8 @@ export const PROTO_FILES = [
   'switchboard/v1/system.proto',
   'switchboard/v1/registry.proto',
   'switchboard/v1/tasks.proto',
+  'switchboard/v2/system.proto',
+  'switchboard/v2/registry.proto',
 ];
 
 /** Hooks that add services Nest does not serve itself (e.g. the A2A SDK's) to the gRPC server. */
@@ -79,7 +81,7 @@ export class GrpcRuntime {
       transport: Transport.GRPC,
       options: {
         url: `${this.config.grpc.host}:${this.config.grpc.port}`,
-        package: ['switchboard.v1'],
+        package: ['switchboard.v1', 'switchboard.v2'],
         protoPath: [...PROTO_FILES.map((file) => join(PROTO_DIR, file)), healthProtoPath],
         loader: {
           keepCase: true,

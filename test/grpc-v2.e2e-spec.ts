@@ -1,0 +1,106 @@
+import { startLightsAgent, RemoteAgent } from './support/remote-agents';
+import { bufCall, bufJson } from './support/grpc-buf-curl';
+import { call, switchboardClient } from './support/grpc-clients';
+import { registerAgent, startTestApp, TEST_ADMIN_KEY, TestApp } from './support/test-app';
+import type * as grpc from '@grpc/grpc-js';
+
+const auth = { 'x-api-key': TEST_ADMIN_KEY };
+const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
+
+describe('switchboard.v2 beside v1: enums, Timestamp, Struct, a request and response per RPC (e2e, buf curl)', () => {
+  let t: TestApp;
+  let lights: RemoteAgent;
+  const v2 = (method: string, request: object = {}, headers: Record<string, string> = auth) =>
+    bufCall(t.grpcAddress, `switchboard.v2.${method}`, request, headers);
+
+  beforeAll(async () => {
+    t = await startTestApp({ ALLOW_PRIVATE_NETWORK_TARGETS: 'true', RATE_LIMIT_REGISTRY_PER_MIN: '1000' });
+    lights = await startLightsAgent();
+    await registerAgent(t, lights.baseUrl, 'lights');
+  });
+  afterAll(async () => {
+    await t?.close();
+    await lights?.close();
+  });
+
+  it('answers SystemService.GetInfo with enums and a Duration', async () => {
+    const info = bufJson(await v2('SystemService/GetInfo'));
+    expect(info).toMatchObject({
+      name: 'switchboard',
+      database: expect.stringMatching(/^DATABASE_MODE_(EMBEDDED|EXTERNAL)$/),
+      kv: expect.stringMatching(/^KV_BACKEND_(REDIS|IN_PROCESS)$/),
+      caller: { scopes: expect.arrayContaining(['admin']) },
+    });
+    expect(info.uptime ?? '0s').toMatch(/^\d+s$/);
+  });
+
+  it('answers GetAgent with enums, the card as a Struct and Timestamps', async () => {
+    const { agent } = bufJson(await v2('RegistryService/GetAgent', { agentId: 'lights' }));
+    expect(agent).toMatchObject({
+      agentId: 'lights',
+      name: 'Lights',
+      kind: 'AGENT_KIND_REMOTE',
+      status: 'AGENT_STATUS_CONNECTED',
+      authMode: 'AUTH_MODE_NONE',
+      card: { name: 'Lights', capabilities: { streaming: true }, skills: [expect.objectContaining({ id: 'lights' })] },
+    });
+    expect(agent.createTime).toMatch(RFC3339);
+    expect(agent.lastSeenTime).toMatch(RFC3339);
+    const orchestrator = bufJson(await v2('RegistryService/GetAgent', { agentId: 'orchestrator' })).agent;
+    expect(orchestrator.kind).toBe('AGENT_KIND_LOCAL');
+  });
+
+  it('lists every card as a Struct, the orchestrator first', async () => {
+    const { cards } = bufJson(await v2('RegistryService/ListAgentCards'));
+    expect(cards[0]).toMatchObject({ name: 'Orchestrator', protocolVersion: '0.3.0' });
+    expect(cards.map((card: { name: string }) => card.name)).toContain('Lights');
+  });
+
+  it('registers with an AuthMode enum and answers the extended view with update_time', async () => {
+    const request = {
+      baseUrl: lights.baseUrl,
+      id: 'lights-2',
+      auth: { mode: 'AUTH_MODE_API_KEY', secret: 's3cret-value' },
+    };
+    const { agent } = bufJson(await v2('RegistryService/RegisterAgent', request));
+    expect(agent).toMatchObject({ agentId: 'lights-2', authMode: 'AUTH_MODE_API_KEY' });
+    const extended = bufJson(await v2('RegistryService/GetAgentExtended', { agentId: 'lights-2' }));
+    expect(extended).toMatchObject({ agent: { agentId: 'lights-2' }, authHeader: 'X-Api-Key', hasSecret: true });
+    expect(extended.updateTime).toMatch(RFC3339);
+    expect(JSON.stringify(extended)).not.toContain('s3cret-value');
+
+    const again = await v2('RegistryService/RegisterAgent', request);
+    expect(again.stderr).toMatch(/"code": "already_exists"/);
+    expect(bufJson(await v2('RegistryService/DeleteAgent', { agentId: 'lights-2' }))).toEqual({});
+  });
+
+  it('validates a card with outcome and severity enums', async () => {
+    const report = bufJson(await v2('RegistryService/ValidateAgentCard', { baseUrl: lights.baseUrl }));
+    expect(report).toMatchObject({
+      name: 'Lights',
+      validation: expect.stringMatching(/^VALIDATION_OUTCOME_(PASSED|WARNINGS)$/),
+    });
+    for (const problem of report.problems ?? []) expect(problem.severity).toMatch(/^PROBLEM_SEVERITY_(ERROR|WARNING)$/);
+  });
+
+  it('refuses the built-in agent as v1 does, and an unknown id with NOT_FOUND', async () => {
+    expect((await v2('RegistryService/DeleteAgent', { agentId: 'orchestrator' })).stderr).toMatch(
+      /"code": "failed_precondition"/,
+    );
+    expect((await v2('RegistryService/GetAgent', { agentId: 'nobody' })).stderr).toMatch(/"code": "not_found"/);
+    const badMode = await v2('RegistryService/RegisterAgent', { baseUrl: lights.baseUrl, auth: { mode: 7 } });
+    expect(badMode.stderr).toMatch(/"code": "invalid_argument"/);
+  });
+
+  it('keeps switchboard.v1 answering with its own encoding', async () => {
+    type V1 = grpc.Client & { GetAgent: Parameters<typeof call>[0] };
+    const registry = switchboardClient<V1>('registry', 'RegistryService', t.grpcAddress);
+    try {
+      const { response } = await call(registry.GetAgent, registry, { agent_id: 'lights' }, auth);
+      expect(response).toMatchObject({ agent_id: 'lights', kind: 'remote', status: 'connected' });
+      expect(JSON.parse((response as { card_json: string }).card_json)).toMatchObject({ name: 'Lights' });
+    } finally {
+      registry.close();
+    }
+  });
+});
