@@ -48,6 +48,7 @@ const SERVED = [
   'switchboard.v1.TaskService',
   'switchboard.v2.SystemService',
   'switchboard.v2.RegistryService',
+  'switchboard.v2.TaskService',
   'grpc.health.v1.Health',
   'grpc.reflection.v1.ServerReflection',
   'grpc.reflection.v1alpha.ServerReflection',

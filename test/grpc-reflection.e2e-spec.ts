@@ -20,6 +20,7 @@ const SERVED = [
   'switchboard.v1.TaskService',
   'switchboard.v2.RegistryService',
   'switchboard.v2.SystemService',
+  'switchboard.v2.TaskService',
 ];
 
 interface ReflectionStream {

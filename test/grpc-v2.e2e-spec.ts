@@ -103,4 +103,68 @@ describe('switchboard.v2 beside v1: enums, Timestamp, Struct, a request and resp
       registry.close();
     }
   });
+
+  describe('TaskService', () => {
+    const task = (name: string, extra: object = {}) => ({ name, ...extra });
+
+    it('creates tasks with Struct inputs and reads them back with enums and Timestamps', async () => {
+      const inputs = { url: 'https://example.com', retries: 2, tags: ['a', 'b'], nested: { on: true, none: null } };
+      const created = bufJson(await v2('TaskService/CreateTasks', { tasks: [task('struct', { inputs })] }));
+      expect(created).toMatchObject({ id: expect.any(String), status: 'TASK_STATUS_PENDING' });
+      const { task: read } = bufJson(await v2('TaskService/GetTask', { taskId: created.id }));
+      expect(read).toMatchObject({ id: created.id, name: 'struct', status: 'TASK_STATUS_PENDING', inputs });
+      expect(read.createTime).toMatch(RFC3339);
+      expect(read.startTime).toBeUndefined();
+      expect(bufJson(await v2('TaskService/GetTaskTree', { taskId: created.id })).root.task.id).toBe(created.id);
+    });
+
+    it('pages ListTasks with page_size and page_token, and refuses a token it did not issue', async () => {
+      const children = [1, 2, 3].map((i) => task(`child-${i}`, { parentId: 'parent' }));
+      const parent = bufJson(await v2('TaskService/CreateTasks', { tasks: [task('parent'), ...children] }))
+        .id as string;
+      const seen: string[] = [];
+      let token = '';
+      for (let page = 0; page < 5; page++) {
+        const answer = bufJson(await v2('TaskService/ListTasks', { parentId: parent, pageSize: 2, pageToken: token }));
+        expect(answer.totalSize).toBe(3);
+        seen.push(...answer.tasks.map((t: { name: string }) => t.name));
+        token = answer.nextPageToken ?? '';
+        if (!token) break;
+      }
+      expect(seen.sort()).toEqual(['child-1', 'child-2', 'child-3']);
+      const bad = await v2('TaskService/ListTasks', { pageToken: 'bm90IGEgdG9rZW4' });
+      expect(bad.stderr).toMatch(/"code": "invalid_argument"[\s\S]*page_token/);
+      const tooBig = await v2('TaskService/ListTasks', { pageSize: 5000 });
+      expect(tooBig.stderr).toMatch(/"code": "invalid_argument"[\s\S]*page_size/);
+      const filtered = bufJson(
+        await v2('TaskService/ListTasks', { status: 'TASK_STATUS_COMPLETED', parentId: parent }),
+      );
+      expect(filtered).toEqual({}); // proto3 JSON leaves out an empty list and a zero
+      const pending = bufJson(await v2('TaskService/ListTasks', { status: 'TASK_STATUS_PENDING', parentId: parent }));
+      expect(pending.totalSize).toBe(3);
+    });
+
+    it('executes a tree and streams its events with kind and status enums, ending with FINAL', async () => {
+      const sleepTask = task('sleepy', { schemas: { method: 'sleep' }, inputs: { ms: 1500 } });
+      const id = bufJson(await v2('TaskService/CreateTasks', { tasks: [sleepTask] })).id as string;
+      const watching = v2('TaskService/WatchTaskTree', { taskId: id });
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const started = bufJson(await v2('TaskService/ExecuteTask', { taskId: id }));
+      expect(started).toMatchObject({ rootTaskId: id, executionId: expect.any(String) });
+      const watched = await watching;
+      expect(watched.stderr).toBe('');
+      const events = watched.stdout
+        .split(/\n(?=\{)/)
+        .filter((chunk) => chunk.trim())
+        .map((chunk) => JSON.parse(chunk) as { kind: string; status?: string; time?: string });
+      expect(events.at(-1)).toMatchObject({ kind: 'TASK_EVENT_KIND_FINAL', final: true });
+      for (const event of events) {
+        expect(event.kind).toMatch(/^TASK_EVENT_KIND_/);
+        expect(event.status).toMatch(/^TASK_STATUS_/);
+        expect(event.time).toMatch(RFC3339);
+      }
+      const again = await v2('TaskService/CancelTask', { taskId: id });
+      expect(again.stderr).toMatch(/"code": "failed_precondition"/);
+    });
+  });
 });

@@ -23,6 +23,7 @@ export const PROTO_FILES = [
   'switchboard/v1/tasks.proto',
   'switchboard/v2/system.proto',
   'switchboard/v2/registry.proto',
+  'switchboard/v2/tasks.proto',
 ];
 
 /** Hooks that add services Nest does not serve itself (e.g. the A2A SDK's) to the gRPC server. */

@@ -1,4 +1,12 @@
-import { fromProtoEnum, toProtoDuration, toProtoEnum, toProtoStruct, toProtoTimestamp } from './grpc-wkt';
+import {
+  fromProtoEnum,
+  fromProtoStruct,
+  fromProtoValue,
+  toProtoDuration,
+  toProtoEnum,
+  toProtoStruct,
+  toProtoTimestamp,
+} from './grpc-wkt';
 
 describe('grpc-wkt (our values as proto-loader well-known types and enums)', () => {
   it('writes JSON as a Struct of Values, nested lists and objects included', () => {
@@ -27,5 +35,14 @@ describe('grpc-wkt (our values as proto-loader well-known types and enums)', () 
     expect(fromProtoEnum('AUTH_MODE', modes, 'AUTH_MODE_UNSPECIFIED')).toBeUndefined();
     expect(fromProtoEnum('AUTH_MODE', modes, undefined)).toBeUndefined();
     expect(fromProtoEnum('AUTH_MODE', modes, 7)).toBe('7');
+  });
+
+  it('reads Structs and Values as proto-loader decodes them back into JSON', () => {
+    const json = { a: 1, b: 'x', c: [true, null], d: { e: {} } };
+    const decoded = toProtoStruct(json);
+    expect(fromProtoStruct(decoded)).toEqual(json);
+    expect(fromProtoValue({ kind: 'stringValue', stringValue: 's' })).toBe('s');
+    expect(fromProtoValue({ kind: 'nullValue', nullValue: 'NULL_VALUE' })).toBeNull();
+    expect(fromProtoStruct(null)).toBeUndefined();
   });
 });

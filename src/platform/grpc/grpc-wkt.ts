@@ -77,3 +77,30 @@ export function fromProtoEnum<T extends string>(
   const known = values.find((value) => toProtoEnum(prefix, value) === name);
   return known ?? (typeof name === 'string' || typeof name === 'number' ? String(name) : JSON.stringify(name));
 }
+
+/** A google.protobuf.Value as proto-loader decodes it (`kind` names the field set), as JSON. */
+export function fromProtoValue(value: unknown): unknown {
+  if (!value || typeof value !== 'object') return null;
+  const v = value as Record<string, unknown> & { kind?: string };
+  const kind =
+    v.kind ?? ['nullValue', 'numberValue', 'stringValue', 'boolValue', 'structValue', 'listValue'].find((k) => k in v);
+  switch (kind) {
+    case 'numberValue':
+    case 'stringValue':
+    case 'boolValue':
+      return v[kind];
+    case 'structValue':
+      return fromProtoStruct(v.structValue);
+    case 'listValue':
+      return ((v.listValue as { values?: unknown[] } | null)?.values ?? []).map(fromProtoValue);
+    default:
+      return null;
+  }
+}
+
+/** A google.protobuf.Struct as proto-loader decodes it, as a JSON object; unset stays undefined. */
+export function fromProtoStruct(struct: unknown): Record<string, unknown> | undefined {
+  if (!struct || typeof struct !== 'object') return undefined;
+  const fields = (struct as { fields?: Record<string, unknown> }).fields ?? {};
+  return Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, fromProtoValue(value)]));
+}

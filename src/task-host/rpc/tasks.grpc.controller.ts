@@ -17,9 +17,23 @@ import type { TaskEvent } from '../engine/task-events';
 import { taskIdParam } from '../task-access';
 import { parseTaskList } from '../task-batch';
 import { TaskExecutionService } from '../task-execution.service';
-import { TaskTreeService } from '../task-tree.service';
+import { LIST_MAX_LIMIT, TaskTreeService } from '../task-tree.service';
+import {
+  eventV2,
+  offsetFromPageToken,
+  pageToken,
+  TaskInputV2,
+  taskInputsFromV2,
+  taskStatusFromV2,
+  taskStatusV2,
+  taskV2,
+  treeV2,
+} from './tasks-v2.grpc.mapping';
 
 type TaskRef = { task_id?: string } & Record<string, unknown>;
+
+const V1 = 'switchboard.v1.TaskService';
+const V2 = 'switchboard.v2.TaskService';
 
 interface GrpcTaskInput {
   id?: string;
@@ -33,7 +47,11 @@ interface GrpcTaskInput {
   user_id?: string;
 }
 
-/** switchboard.v1.TaskService (proto/switchboard/v1/tasks.proto): task trees over gRPC. */
+/**
+ * Task trees over gRPC: switchboard.v1.TaskService (proto/switchboard/v1/tasks.proto) and
+ * switchboard.v2.TaskService (v2/tasks.proto), the same service calls with a thin encoding each
+ * (tasks-v2.grpc.mapping.ts). Handlers are named by full service name, one per package.
+ */
 @Controller()
 @RequireScopes('tasks')
 @RateLimit('tasks')
@@ -45,7 +63,7 @@ export class TasksGrpcController {
     private readonly config: AppConfig,
   ) {}
 
-  @GrpcMethod('TaskService', 'CreateTasks')
+  @GrpcMethod(V1, 'CreateTasks')
   async createTasks(@Payload() request: { tasks?: GrpcTaskInput[] }, @CurrentPrincipal() principal: Principal) {
     const rows = await this.trees.create(principal, parseTaskList(taskInputs(request.tasks, this.config.http.json)));
     return {
@@ -55,12 +73,12 @@ export class TasksGrpcController {
     };
   }
 
-  @GrpcMethod('TaskService', 'GetTask')
+  @GrpcMethod(V1, 'GetTask')
   async getTask(@Payload() request: TaskRef, @CurrentPrincipal() principal: Principal) {
     return toGrpcTask(toTaskView(await this.trees.get(principal, taskIdParam(withoutEmpty(request)))));
   }
 
-  @GrpcMethod('TaskService', 'ListTasks')
+  @GrpcMethod(V1, 'ListTasks')
   async listTasks(@Payload() request: Record<string, unknown>, @CurrentPrincipal() principal: Principal) {
     const plain = withoutEmpty(request);
     if (plain.limit === 0) delete plain.limit;
@@ -74,7 +92,7 @@ export class TasksGrpcController {
     };
   }
 
-  @GrpcMethod('TaskService', 'ExecuteTask')
+  @GrpcMethod(V1, 'ExecuteTask')
   async executeTask(
     @Payload()
     request: { task_id?: string; tasks?: GrpcTaskInput[]; push_notification_config?: Record<string, unknown> | null },
@@ -99,27 +117,105 @@ export class TasksGrpcController {
     };
   }
 
-  @GrpcMethod('TaskService', 'CancelTask')
+  @GrpcMethod(V1, 'CancelTask')
   async cancelTask(@Payload() request: TaskRef, @CurrentPrincipal() principal: Principal) {
     const { taskId, cancelled } = await this.executions.cancel(principal, taskIdParam(withoutEmpty(request)));
     return { task_id: taskId, status: 'cancelled', cancelled_count: cancelled.length };
   }
 
-  @GrpcMethod('TaskService', 'GetTaskTree')
+  @GrpcMethod(V1, 'GetTaskTree')
   async getTaskTree(@Payload() request: TaskRef, @CurrentPrincipal() principal: Principal) {
     return toGrpcTree(await this.trees.tree(principal, taskIdParam(withoutEmpty(request))));
   }
 
-  @GrpcMethod('TaskService', 'WatchTaskTree')
-  async watchTaskTree(@Payload() request: TaskRef, @CurrentPrincipal() principal: Principal) {
+  @GrpcMethod(V1, 'WatchTaskTree')
+  watchTaskTree(@Payload() request: TaskRef, @CurrentPrincipal() principal: Principal) {
+    return this.watch(principal, request, toGrpcEvent);
+  }
+
+  @GrpcMethod(V2, 'CreateTasks')
+  async createTasksV2(@Payload() request: { tasks?: TaskInputV2[] }, @CurrentPrincipal() principal: Principal) {
+    const rows = await this.trees.create(principal, parseTaskList(taskInputsFromV2(request.tasks)));
+    return {
+      id: rows[0].id,
+      status: taskStatusV2('pending'),
+      tasks: rows.map((row) => ({ id: row.id, name: row.name, parent_id: row.parentId ?? '' })),
+    };
+  }
+
+  @GrpcMethod(V2, 'GetTask')
+  async getTaskV2(@Payload() request: TaskRef, @CurrentPrincipal() principal: Principal) {
+    return { task: taskV2(toTaskView(await this.trees.get(principal, taskIdParam(withoutEmpty(request))))) };
+  }
+
+  @GrpcMethod(V2, 'ListTasks')
+  async listTasksV2(@Payload() request: Record<string, unknown>, @CurrentPrincipal() principal: Principal) {
+    const { page_size, page_token, status, root_only, ...filter } = withoutEmpty(request);
+    const size = typeof page_size === 'number' && page_size !== 0 ? page_size : undefined;
+    if (size !== undefined && (size < 1 || size > LIST_MAX_LIMIT))
+      throw DomainError.validation([{ field: 'page_size', reason: `must be between 1 and ${LIST_MAX_LIMIT}` }]);
+    const offset = offsetFromPageToken(typeof page_token === 'string' ? page_token : undefined);
+    const query = {
+      ...filter,
+      status: taskStatusFromV2(status),
+      root_only: root_only || undefined,
+      limit: size,
+      offset,
+    };
+    const page = await this.trees.list(principal, listRequest(withoutEmpty(query)));
+    const next = page.offset + page.rows.length;
+    return {
+      tasks: page.rows.map((row) => taskV2(toTaskView(row, page.withChildren.has(row.id)))),
+      next_page_token: page.rows.length > 0 && next < page.total ? pageToken(next) : '',
+      total_size: page.total,
+    };
+  }
+
+  @GrpcMethod(V2, 'ExecuteTask')
+  async executeTaskV2(
+    @Payload()
+    request: { task_id?: string; tasks?: TaskInputV2[]; push_notification_config?: Record<string, unknown> | null },
+    @CurrentPrincipal() principal: Principal,
+  ) {
+    const { push_notification_config } = validateInput(
+      ExecuteParamsDto,
+      withoutEmpty({ push_notification_config: request.push_notification_config }),
+    );
+    const tasks = request.tasks?.length ? parseTaskList(taskInputsFromV2(request.tasks)) : undefined;
+    const started = await this.executions.execute(principal, {
+      taskId: tasks ? undefined : taskIdParam(withoutEmpty({ task_id: request.task_id })),
+      tasks,
+      push: push_notification_config,
+    });
+    return { root_task_id: started.rootTaskId, task_id: started.taskId, execution_id: started.execution.id };
+  }
+
+  @GrpcMethod(V2, 'CancelTask')
+  async cancelTaskV2(@Payload() request: TaskRef, @CurrentPrincipal() principal: Principal) {
+    const { taskId, cancelled } = await this.executions.cancel(principal, taskIdParam(withoutEmpty(request)));
+    return { task_id: taskId, status: taskStatusV2('cancelled'), cancelled_count: cancelled.length };
+  }
+
+  @GrpcMethod(V2, 'GetTaskTree')
+  async getTaskTreeV2(@Payload() request: TaskRef, @CurrentPrincipal() principal: Principal) {
+    return { root: treeV2(await this.trees.tree(principal, taskIdParam(withoutEmpty(request)))) };
+  }
+
+  @GrpcMethod(V2, 'WatchTaskTree')
+  watchTaskTreeV2(@Payload() request: TaskRef, @CurrentPrincipal() principal: Principal) {
+    return this.watch(principal, request, eventV2);
+  }
+
+  /** The tree's events (its running execution or its next), each in the caller's encoding. */
+  private async watch<T>(principal: Principal, request: TaskRef, encode: (event: TaskEvent) => T) {
     const task = await this.trees.get(principal, taskIdParam(withoutEmpty(request)));
     const events = await this.streams.open(task.rootId);
-    return new Observable<ReturnType<typeof toGrpcEvent>>((subscriber) => {
+    return new Observable<T>((subscriber) => {
       const iterator = events[Symbol.asyncIterator]();
       void (async () => {
         try {
           for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
-            subscriber.next(toGrpcEvent(next.value));
+            subscriber.next(encode(next.value));
           }
           subscriber.complete();
         } catch (error) {
