@@ -29,6 +29,19 @@ describe('the server process (e2e)', () => {
     expect(res.status).toBe(200);
   });
 
+  it("loads the router's sentence-embedding model behind the boot, from the package, on its worker thread", async () => {
+    const loaded = /Sentence-embedding model loaded in \d+ ms: Universal Sentence Encoder lite/;
+    for (let i = 0; i < 300 && !loaded.test(server.stdout); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(server.stdout).toMatch(loaded);
+    const health = await fetch(`${server.baseUrl}/internal/orchestration/health`, {
+      headers: { 'X-Api-Key': adminKey },
+    });
+    expect(((await health.json()) as { router: { embeddings: unknown } }).router.embeddings).toMatchObject({
+      state: 'ready',
+      dimensions: 512,
+    });
+  });
+
   it('logs JSON lines with request ids, never a key, and leaves out health probes', async () => {
     await fetch(`${server.baseUrl}/health/ready`);
     await fetch(`${server.baseUrl}/api/keys`, { headers: { 'X-Api-Key': adminKey, 'X-Request-Id': 'log-check-1' } });
@@ -177,10 +190,11 @@ describe('refusing to start (e2e)', () => {
   const embeddedOnly = process.env.DATABASE_URL ? it.skip : it;
   embeddedOnly('refuses a DATA_DIR another server owns', async () => {
     const backends = await provisionBackends();
-    const first = await ServerProcess.start({ ...backends.env, ADMIN_API_KEY: 'in-use-admin-key-000000000000000' });
+    const env = { ...backends.env, ADMIN_API_KEY: 'in-use-admin-key-000000000000000', ROUTER_EMBEDDINGS: 'false' };
+    const first = await ServerProcess.start(env);
     try {
       await first.ready();
-      const second = await ServerProcess.start({ ...backends.env, ADMIN_API_KEY: 'in-use-admin-key-000000000000000' });
+      const second = await ServerProcess.start(env);
       const result = await second.exit();
       expect(result.code).toBe(1);
       expect(result.stderr).toContain(`DATA_DIR ${backends.env.DATA_DIR} is in use by process ${first.child.pid}`);
