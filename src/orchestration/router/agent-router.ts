@@ -111,7 +111,7 @@ export class AgentRouter {
     const byWords = router.route(request);
     if (!this.encoder.ready || this.semantic.decided(request, byWords)) return byWords;
     try {
-      return await this.semantic.refine(request, byWords, router, agents);
+      return await this.semantic.refine(request, byWords, router, agents, key);
     } catch (error) {
       this.logger.warn(`Routing by meaning failed (${(error as Error).message}); routing on card words`);
       return byWords;

@@ -29,11 +29,17 @@ export class CardVectors {
     { fingerprint: string; vectors: Float32Array[]; mean: number; spread: number }
   >();
   private background?: Float32Array[];
+  /** The agent set (AgentHost.revision) last prepared in full. */
+  private preparedKey?: unknown;
 
   constructor(private readonly encoder: SentenceEncoder) {}
 
-  /** Embeds the cards of `agents` not embedded yet (or changed), in one batch. */
-  async prepare(agents: readonly AgentProfile[]): Promise<void> {
+  /**
+   * Embeds the cards of `agents` not embedded yet (or changed), in one batch. With the `key` of
+   * the agent set (AgentHost.revision) last prepared, nothing is looked at again.
+   */
+  async prepare(agents: readonly AgentProfile[], key?: unknown): Promise<void> {
+    if (key !== undefined && key === this.preparedKey) return;
     const stale: { id: string; fingerprint: string; anchors: string[] }[] = [];
     for (const agent of agents) {
       const anchors = anchorsOf(agent);
@@ -42,7 +48,10 @@ export class CardVectors {
     }
     const present = new Set(agents.map((a) => a.id));
     for (const id of this.byAgent.keys()) if (!present.has(id)) this.byAgent.delete(id);
-    if (!stale.length) return;
+    if (!stale.length) {
+      this.preparedKey = key;
+      return;
+    }
     this.background ??= await this.encoder.embed([...EVERYDAY_REQUESTS]);
     const vectors = await this.encoder.embed(stale.flatMap((s) => s.anchors));
     let at = 0;
@@ -59,6 +68,7 @@ export class CardVectors {
         spread: Math.sqrt(variance) || 1,
       });
     }
+    this.preparedKey = key;
   }
 
   /**

@@ -73,23 +73,31 @@ export class SemanticStage {
     return this.cards.prepare(agents);
   }
 
+  /**
+   * `key` identifies the agent set (AgentHost.revision): while it stays the same, the cards are
+   * not looked at again. The clauses of a request and the whole of it are embedded in one batch:
+   * one trip to the model's worker per decision.
+   */
   async refine(
     request: RoutingRequest,
     lexical: Routing,
     router: DefaultRouter,
     agents: readonly AgentProfile[],
+    key?: unknown,
   ): Promise<Routing> {
     if (request.previousAgentId && lexical.confidence < this.threshold) {
       if (terms(request.text).length <= FOLLOW_UP_WORDS && request.text.split(/\s+/).length <= FOLLOW_UP_WORDS)
         return lexical;
     }
-    await this.cards.prepare(agents);
+    await this.cards.prepare(agents, key);
     const parts = request.multiAgent ? clauses(request.text) : [];
-    if (parts.length >= 2) {
-      const split = await this.routeClauses(parts, router, agents);
-      if (split) return split;
+    const split = parts.length >= 2;
+    const judged = await this.judge(split ? [...parts, request.text] : [request.text], router, agents);
+    const judgement = judged[judged.length - 1];
+    if (split) {
+      const routing = this.routeClauses(parts, judged.slice(0, -1));
+      if (routing) return routing;
     }
-    const [judgement] = await this.judge([request.text], router, agents);
     // Undecided: the words' answer, no more confident than both kinds of evidence together.
     const undecided = (): Routing => ({
       ...lexical,
@@ -115,12 +123,7 @@ export class SemanticStage {
   }
 
   /** Each clause by its own words and meaning; undefined unless the clauses go to two agents or some stay unplaced beside one. */
-  private async routeClauses(
-    parts: string[],
-    router: DefaultRouter,
-    agents: readonly AgentProfile[],
-  ): Promise<Routing | undefined> {
-    const judged = await this.judge(parts, router, agents);
+  private routeClauses(parts: string[], judged: Judgement[]): Routing | undefined {
     const chosen = new Map<string, { text: string[]; confidence: number }>();
     const unplaced: { text: string; candidates: string[] }[] = [];
     let last: string | undefined;
