@@ -114,7 +114,7 @@ export class TaskTreeService {
       if (changes.dependencies !== undefined) update.dependencies = await this.checkedDependencies(tx, task, changes);
       if (Object.keys(update).length === 0) return task;
       if (!(await tx.update(task.id, task.version, update)))
-        throw new DomainError(ErrorCode.CONFLICT, `Task ${id} changed concurrently; read it again`);
+        throw new DomainError(ErrorCode.CONCURRENT_UPDATE, `Task ${id} changed concurrently; read it again`);
       return (await tx.findById(task.id))!;
     });
   }

@@ -28,6 +28,7 @@ export function a2aErrorKindFor(code: ErrorCode): A2aErrorKind | 'hub' {
     case ErrorCode.UNAUTHENTICATED:
     case ErrorCode.FORBIDDEN:
     case ErrorCode.CONFLICT:
+    case ErrorCode.CONCURRENT_UPDATE:
     case ErrorCode.INVALID_STATE:
     case ErrorCode.PRECONDITION_FAILED:
     case ErrorCode.RATE_LIMITED:

@@ -125,6 +125,9 @@ export class TaskRecordWriter {
         await backoff(attempt);
       }
     }
-    throw new DomainError(ErrorCode.CONFLICT, `Task ${entry.task?.id} is being updated concurrently; try again`);
+    throw new DomainError(
+      ErrorCode.CONCURRENT_UPDATE,
+      `Task ${entry.task?.id} is being updated concurrently; try again`,
+    );
   }
 }

@@ -50,7 +50,7 @@ export class OrchestrationContextStore {
       current = snapshot(conversationId, written.current);
     }
     throw new DomainError(
-      ErrorCode.CONFLICT,
+      ErrorCode.CONCURRENT_UPDATE,
       `Conversation ${conversationId} is being changed by another request; retry`,
     );
   }

@@ -16,11 +16,13 @@ export enum ErrorCode {
   UNAUTHENTICATED = 'UNAUTHENTICATED',
   FORBIDDEN = 'FORBIDDEN',
   NOT_FOUND = 'NOT_FOUND',
-  /**
-   * The resource already exists (a taken id), or another request changed it first. gRPC:
-   * ALREADY_EXISTS.
-   */
+  /** The resource already exists (a taken id). gRPC: ALREADY_EXISTS. */
   CONFLICT = 'CONFLICT',
+  /**
+   * Other requests kept changing the resource while this one tried to (its compare-and-set lost
+   * every retry): nothing was changed; read again and retry. gRPC: ABORTED.
+   */
+  CONCURRENT_UPDATE = 'CONCURRENT_UPDATE',
   /**
    * The resource exists but its state does not allow the operation: removing or refreshing a
    * built-in agent, executing a tree that is executing, cancelling a finished task, changing a task

@@ -28,6 +28,7 @@ describe('error mapping tables', () => {
       ErrorCode.FORBIDDEN,
       ErrorCode.NOT_FOUND,
       ErrorCode.CONFLICT,
+      ErrorCode.CONCURRENT_UPDATE,
       ErrorCode.INVALID_STATE,
       ErrorCode.PRECONDITION_FAILED,
       ErrorCode.RATE_LIMITED,

@@ -26,9 +26,10 @@ export function grpcStatusFor(code: ErrorCode): GrpcStatus {
       return GrpcStatus.ALREADY_EXISTS;
     case ErrorCode.INVALID_STATE:
       return GrpcStatus.FAILED_PRECONDITION;
-    // A test-and-set lost (stale version): the client restarts its read-modify-write, as gRPC's
-    // status guide has ABORTED for.
+    // A test-and-set lost (a stale version, or other writers won every retry): the client restarts
+    // its read-modify-write, as gRPC's status guide has ABORTED for.
     case ErrorCode.PRECONDITION_FAILED:
+    case ErrorCode.CONCURRENT_UPDATE:
       return GrpcStatus.ABORTED;
     case ErrorCode.RATE_LIMITED:
       return GrpcStatus.RESOURCE_EXHAUSTED;

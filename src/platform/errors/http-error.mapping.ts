@@ -22,6 +22,7 @@ export function httpStatusFor(code: ErrorCode): HttpStatus {
     case ErrorCode.FORBIDDEN:
       return HttpStatus.FORBIDDEN;
     case ErrorCode.CONFLICT:
+    case ErrorCode.CONCURRENT_UPDATE:
     case ErrorCode.INVALID_STATE:
       return HttpStatus.CONFLICT;
     case ErrorCode.PRECONDITION_FAILED:

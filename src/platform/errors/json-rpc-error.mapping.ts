@@ -43,6 +43,7 @@ export function jsonRpcCodeFor(code: ErrorCode): number {
     case ErrorCode.FORBIDDEN:
       return JsonRpcCode.FORBIDDEN;
     case ErrorCode.CONFLICT:
+    case ErrorCode.CONCURRENT_UPDATE:
     case ErrorCode.INVALID_STATE:
     case ErrorCode.PRECONDITION_FAILED:
       return JsonRpcCode.CONFLICT;
