@@ -1,0 +1,70 @@
+import { agentCard as card } from '../agent-card.fixture';
+import { CardVectors } from './card-vectors';
+import { EVERYDAY_REQUESTS } from './everyday-requests';
+import type { SentenceEncoder } from './sentence-encoder';
+
+/** A stand-in for the model: a unit vector per text from its characters, and a record of what was embedded. */
+function fakeEncoder() {
+  const batches: string[][] = [];
+  const vector = (text: string) => {
+    const v = new Float32Array(8);
+    for (let i = 0; i < text.length; i++) v[text.charCodeAt(i) % 8] += 1;
+    const norm = Math.hypot(...v) || 1;
+    return v.map((x) => x / norm);
+  };
+  const encoder = {
+    embed: (texts: string[]) => {
+      batches.push(texts);
+      return Promise.resolve(texts.map(vector));
+    },
+  } as unknown as SentenceEncoder;
+  return { encoder, batches, vector };
+}
+
+describe('CardVectors (the cards as vectors, embedded once per card version)', () => {
+  const weather = card('weather', 'Weather', 'Forecasts and current conditions', ['rain'], ['will it rain']);
+  const music = card('music', 'Music', 'Plays songs', ['song']);
+
+  it("embeds each card's anchors once, in one batch after the everyday requests", async () => {
+    const { encoder, batches } = fakeEncoder();
+    const cards = new CardVectors(encoder);
+    await cards.prepare([weather, music], 1);
+    expect(batches).toHaveLength(2);
+    expect(batches[0]).toEqual([...EVERYDAY_REQUESTS]);
+    expect(batches[1]).toEqual([
+      // The fixture's one skill repeats the card's name and line: each anchor once.
+      'Weather: Forecasts and current conditions',
+      'rain',
+      'will it rain',
+      'Music: Plays songs',
+      'song',
+    ]);
+  });
+
+  it('does no work for the same agent set, and re-embeds only a changed card for a new one', async () => {
+    const { encoder, batches } = fakeEncoder();
+    const cards = new CardVectors(encoder);
+    await cards.prepare([weather, music], 1);
+    await cards.prepare([weather, music], 1);
+    await cards.prepare([weather, music], 2);
+    expect(batches).toHaveLength(2);
+
+    const louder = card('music', 'Music', 'Plays songs and radio', ['song']);
+    await cards.prepare([weather, louder], 3);
+    expect(batches).toHaveLength(3);
+    expect(batches[2]).toEqual(['Music: Plays songs and radio', 'song']);
+  });
+
+  it('ranks by how far a request stands out for each card, and forgets removed agents', async () => {
+    const { encoder, vector } = fakeEncoder();
+    const cards = new CardVectors(encoder);
+    await cards.prepare([weather, music], 1);
+    const ranked = cards.rank(vector('will it rain'), [weather, music]);
+    expect(ranked[0]).toMatchObject({ id: 'weather' });
+    expect(ranked[0].similarity).toBeCloseTo(1, 5);
+    expect(ranked[0].standing).toBeGreaterThan(ranked[1].standing);
+
+    await cards.prepare([music], 2);
+    expect(cards.rank(vector('will it rain'), [weather, music]).map((r) => r.id)).toEqual(['music']);
+  });
+});
