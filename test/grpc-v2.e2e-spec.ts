@@ -166,5 +166,24 @@ describe('switchboard.v2 beside v1: enums, Timestamp, Struct, a request and resp
       const again = await v2('TaskService/CancelTask', { taskId: id });
       expect(again.stderr).toMatch(/"code": "failed_precondition"/);
     });
+
+    it("executes and watches in one call, from the execution's very first event, however fast the run", async () => {
+      const quick = task('quick', { schemas: { method: 'sleep' }, inputs: { ms: 0 } });
+      const streamed = await v2('TaskService/ExecuteTaskStream', { tasks: [quick] });
+      expect(streamed.stderr).toBe('');
+      const messages = streamed.stdout
+        .split(/\n(?=\{)/)
+        .filter((chunk) => chunk.trim())
+        .map((chunk) => JSON.parse(chunk) as { started?: Record<string, string>; event?: Record<string, unknown> });
+      const [first, ...rest] = messages;
+      expect(first.started).toMatchObject({ rootTaskId: expect.any(String), executionId: expect.any(String) });
+      const events = rest.map((m) => m.event!);
+      // The run's first event (the task starting) is there, then everything up to the final one.
+      expect(events[0]).toMatchObject({ status: 'TASK_STATUS_IN_PROGRESS', executionId: first.started!.executionId });
+      expect(events.some((e) => e.kind === 'TASK_EVENT_KIND_COMPLETED')).toBe(true);
+      expect(events.at(-1)).toMatchObject({ kind: 'TASK_EVENT_KIND_FINAL', final: true });
+      const { task: done } = bufJson(await v2('TaskService/GetTask', { taskId: first.started!.rootTaskId }));
+      expect(done.status).toBe('TASK_STATUS_COMPLETED');
+    });
   });
 });

@@ -172,22 +172,25 @@ export class TasksGrpcController {
   }
 
   @GrpcMethod(V2, 'ExecuteTask')
-  async executeTaskV2(
-    @Payload()
-    request: { task_id?: string; tasks?: TaskInputV2[]; push_notification_config?: Record<string, unknown> | null },
-    @CurrentPrincipal() principal: Principal,
-  ) {
-    const { push_notification_config } = validateInput(
-      ExecuteParamsDto,
-      withoutEmpty({ push_notification_config: request.push_notification_config }),
-    );
-    const tasks = request.tasks?.length ? parseTaskList(taskInputsFromV2(request.tasks)) : undefined;
-    const started = await this.executions.execute(principal, {
-      taskId: tasks ? undefined : taskIdParam(withoutEmpty({ task_id: request.task_id })),
-      tasks,
-      push: push_notification_config,
-    });
+  async executeTaskV2(@Payload() request: ExecuteRequestV2, @CurrentPrincipal() principal: Principal) {
+    const started = await this.executions.execute(principal, executeRequestV2(request));
     return { root_task_id: started.rootTaskId, task_id: started.taskId, execution_id: started.execution.id };
+  }
+
+  /** ExecuteTask with the execution's events, watched from before it starts. */
+  @GrpcMethod(V2, 'ExecuteTaskStream')
+  async executeTaskStreamV2(@Payload() request: ExecuteRequestV2, @CurrentPrincipal() principal: Principal) {
+    let events: AsyncIterable<TaskEvent> | undefined;
+    const started = await this.executions.execute(principal, {
+      ...executeRequestV2(request),
+      beforeStart: async (execution) => {
+        events = await this.streams.open(execution.rootId, execution.id);
+      },
+    });
+    const first = {
+      started: { root_task_id: started.rootTaskId, task_id: started.taskId, execution_id: started.execution.id },
+    };
+    return streamOf(events!, (event) => ({ event: eventV2(event) }), first);
   }
 
   @GrpcMethod(V2, 'CancelTask')
@@ -209,22 +212,47 @@ export class TasksGrpcController {
   /** The tree's events (its running execution or its next), each in the caller's encoding. */
   private async watch<T>(principal: Principal, request: TaskRef, encode: (event: TaskEvent) => T) {
     const task = await this.trees.get(principal, taskIdParam(withoutEmpty(request)));
-    const events = await this.streams.open(task.rootId);
-    return new Observable<T>((subscriber) => {
-      const iterator = events[Symbol.asyncIterator]();
-      void (async () => {
-        try {
-          for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
-            subscriber.next(encode(next.value));
-          }
-          subscriber.complete();
-        } catch (error) {
-          subscriber.error(error);
-        }
-      })();
-      return () => void iterator.return?.();
-    });
+    return streamOf(await this.streams.open(task.rootId), encode);
   }
+}
+
+type ExecuteRequestV2 = {
+  task_id?: string;
+  tasks?: TaskInputV2[];
+  push_notification_config?: Record<string, unknown> | null;
+};
+
+/** What a v2 ExecuteTask(Stream) asks for: a task's tree, or new tasks' (checked like any input). */
+function executeRequestV2(request: ExecuteRequestV2) {
+  const { push_notification_config } = validateInput(
+    ExecuteParamsDto,
+    withoutEmpty({ push_notification_config: request.push_notification_config }),
+  );
+  const tasks = request.tasks?.length ? parseTaskList(taskInputsFromV2(request.tasks)) : undefined;
+  return {
+    taskId: tasks ? undefined : taskIdParam(withoutEmpty({ task_id: request.task_id })),
+    tasks,
+    push: push_notification_config,
+  };
+}
+
+/** A gRPC server stream of `events`, each encoded, after `first` if given; reading stops when the caller goes. */
+function streamOf<T, F>(events: AsyncIterable<TaskEvent>, encode: (event: TaskEvent) => T, first?: F) {
+  return new Observable<T | F>((subscriber) => {
+    if (first !== undefined) subscriber.next(first);
+    const iterator = events[Symbol.asyncIterator]();
+    void (async () => {
+      try {
+        for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+          subscriber.next(encode(next.value));
+        }
+        subscriber.complete();
+      } catch (error) {
+        subscriber.error(error);
+      }
+    })();
+    return () => void iterator.return?.();
+  });
 }
 
 function taskInputs(tasks: GrpcTaskInput[] | undefined, limits: JsonLimits): unknown[] {
