@@ -1,4 +1,4 @@
-import { startLightsAgent, startMusicAgent, RemoteAgent } from './support/remote-agents';
+import { startLightsAgent, startMusicAgent, startThermostatAgent, RemoteAgent } from './support/remote-agents';
 import { registerAgent, startTestApp, TEST_ADMIN_KEY, TestApp } from './support/test-app';
 
 /**
@@ -9,17 +9,19 @@ describe('routing by meaning (e2e)', () => {
   let t: TestApp;
   let lights: RemoteAgent;
   let music: RemoteAgent;
+  let thermostat: RemoteAgent;
 
   beforeAll(async () => {
-    [lights, music] = await Promise.all([startLightsAgent(), startMusicAgent()]);
+    [lights, music, thermostat] = await Promise.all([startLightsAgent(), startMusicAgent(), startThermostatAgent()]);
     t = await startTestApp({ ALLOW_PRIVATE_NETWORK_TARGETS: 'true', ROUTER_EMBEDDINGS: 'true' });
     await registerAgent(t, lights.baseUrl, 'lights');
     await registerAgent(t, music.baseUrl, 'music');
+    await registerAgent(t, thermostat.baseUrl, 'thermostat');
   }, 90_000);
 
   afterAll(async () => {
     await t?.close();
-    await Promise.all([lights?.close(), music?.close()]);
+    await Promise.all([lights?.close(), music?.close(), thermostat?.close()]);
   });
 
   const internal = (path: string) => t.http().get(path).set('X-Api-Key', TEST_ADMIN_KEY);
@@ -48,6 +50,26 @@ describe('routing by meaning (e2e)', () => {
       outcome: 'answered',
       router: 'default',
       reasoning: expect.stringMatching(/closest card by meaning lights/),
+    });
+  });
+
+  it("sends \"it's freezing in here\" to the heating agent, whose card never says freezing or cold", async () => {
+    const since = new Date().toISOString();
+    const answer = await t
+      .http()
+      .post('/api/conversation')
+      .set('X-Api-Key', TEST_ADMIN_KEY)
+      .send({ text: "it's freezing in here", context: { conversationId: null }, promptOverride: null })
+      .expect(200);
+    // The thermostat asks for a temperature when the request gives none: it got the request.
+    expect(answer.body.text).toBe('What temperature would you like?');
+    expect(thermostat.requests.length).toBeGreaterThan(0);
+    const log = await internal('/internal/orchestration/routing-log').query({ since }).expect(200);
+    expect(log.body.items[0]).toMatchObject({
+      request: "it's freezing in here",
+      agentId: 'thermostat',
+      router: 'default',
+      reasoning: expect.stringMatching(/closest card by meaning thermostat/),
     });
   });
 });
