@@ -53,7 +53,7 @@ describe('routing by meaning (e2e)', () => {
     });
   });
 
-  it("sends \"it's freezing in here\" to the heating agent, whose card never says freezing or cold", async () => {
+  it('sends "it\'s freezing in here" to the heating agent, whose card never says freezing or cold', async () => {
     const since = new Date().toISOString();
     const answer = await t
       .http()
