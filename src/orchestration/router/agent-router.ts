@@ -110,6 +110,7 @@ export class AgentRouter {
     const router = this.builtIn(agents, key);
     const byWords = router.route(request);
     if (!this.encoder.ready || this.semantic.decided(request, byWords)) return byWords;
+    if (this.encoder.saturated) return { ...byWords, reasoning: `${byWords.reasoning} (the model was busy)` };
     try {
       return await this.semantic.refine(request, byWords, router, agents, key);
     } catch (error) {

