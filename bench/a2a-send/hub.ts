@@ -155,6 +155,7 @@ export async function startHub(options: HubOptions): Promise<StartedHub> {
         logLevel: options.logLevel,
         nodeEnv: env.NODE_ENV,
         conversationRateLimitPerMin: Number(env.RATE_LIMIT_CONVERSATION_PER_MIN),
+        grpcPort: Number(env.GRPC_PORT),
       },
       connections: () => connections,
       close: cleanup,
