@@ -56,7 +56,14 @@ export class GrpcReflection {
 
   private serve(stream: ServerDuplexStream<ReflectionRequest, object>): void {
     stream.on('data', (request: ReflectionRequest) => {
-      stream.write({ valid_host: request.host ?? '', original_request: request, ...this.answer(request) });
+      let answer: ReflectionAnswer;
+      try {
+        answer = this.answer(request);
+      } catch {
+        // A request this service cannot read must not take the server down with it.
+        answer = this.error(status.INTERNAL, 'The reflection request could not be answered');
+      }
+      stream.write({ valid_host: request.host ?? '', original_request: request, ...answer });
     });
     stream.on('end', () => stream.end());
     stream.on('error', () => undefined);
