@@ -126,12 +126,17 @@ describe('switchboard.v2 beside v1: enums, Timestamp, Struct, a request and resp
       let token = '';
       for (let page = 0; page < 5; page++) {
         const answer = bufJson(await v2('TaskService/ListTasks', { parentId: parent, pageSize: 2, pageToken: token }));
-        expect(answer.totalSize).toBe(3);
+        expect(answer.totalSize).toBe(page === 0 ? 3 : 4);
         seen.push(...answer.tasks.map((t: { name: string }) => t.name));
         token = answer.nextPageToken ?? '';
         if (!token) break;
+        // Keyset paging: a task created between pages neither shifts nor repeats the rest.
+        if (page === 0) await v2('TaskService/CreateTasks', { tasks: [task('late', { parentId: parent })] });
       }
       expect(seen.sort()).toEqual(['child-1', 'child-2', 'child-3']);
+      const exact = bufJson(await v2('TaskService/ListTasks', { parentId: parent, pageSize: 4 }));
+      expect(exact.tasks).toHaveLength(4);
+      expect(exact.nextPageToken).toBeUndefined(); // no page follows a full last page
       const bad = await v2('TaskService/ListTasks', { pageToken: 'bm90IGEgdG9rZW4' });
       expect(bad.stderr).toMatch(/"code": "invalid_argument"[\s\S]*page_token/);
       const tooBig = await v2('TaskService/ListTasks', { pageSize: 5000 });
@@ -141,7 +146,7 @@ describe('switchboard.v2 beside v1: enums, Timestamp, Struct, a request and resp
       );
       expect(filtered).toEqual({}); // proto3 JSON leaves out an empty list and a zero
       const pending = bufJson(await v2('TaskService/ListTasks', { status: 'TASK_STATUS_PENDING', parentId: parent }));
-      expect(pending.totalSize).toBe(3);
+      expect(pending.totalSize).toBe(4);
     });
 
     it('executes a tree and streams its events with kind and status enums, ending with FINAL', async () => {

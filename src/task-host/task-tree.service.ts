@@ -11,7 +11,7 @@ import { methodOf, TaskExecutorRegistry } from './executors/task-executor.regist
 import { canSee, taskNotFound, visibleTask } from './task-access';
 import { circular, executorNotFound, isUuid, planBatch } from './task-batch';
 import { describeCycle, findCycle } from './task-graph';
-import { TaskChanges, TaskListFilter, TaskRepository, TaskTransaction } from './task.repository';
+import { TaskChanges, TaskCursor, TaskListFilter, TaskRepository, TaskTransaction } from './task.repository';
 
 export const LIST_DEFAULT_LIMIT = 100;
 export const LIST_MAX_LIMIT = 1_000;
@@ -23,6 +23,8 @@ export interface ListRequest {
   rootOnly?: boolean;
   limit?: number;
   offset?: number;
+  /** Keyset paging (TaskRepository.list): the rows after this one. */
+  after?: TaskCursor;
 }
 
 /**
@@ -179,6 +181,7 @@ export class TaskTreeService {
       rootOnly: request.rootOnly ?? false,
       limit: request.limit ?? LIST_DEFAULT_LIMIT,
       offset: request.offset ?? 0,
+      after: request.after,
     };
     const { rows, total } = await this.tasks.list(filter);
     return {

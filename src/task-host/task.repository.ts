@@ -13,7 +13,18 @@ export interface TaskListFilter {
   parentId?: string;
   limit: number;
   offset: number;
+  /** Keyset paging: the rows after this one in the list's order (then `offset` is not used). */
+  after?: TaskCursor;
 }
+
+/** A row's place in the list's order: newest first by creation (to the millisecond), then id. */
+export interface TaskCursor {
+  createdAt: Date;
+  id: string;
+}
+
+/** The list's order, to the millisecond so a cursor (a JS Date) names a place in it exactly. */
+const LIST_ORDER = "date_trunc('milliseconds', t.created_at)";
 
 export type TaskChanges = Partial<
   Pick<
@@ -80,18 +91,32 @@ export class TaskRepository {
     return this.repo.find({ where: { parentId }, order: { priority: 'ASC', createdAt: 'ASC', id: 'ASC' } });
   }
 
+  /** A page of the filtered list, and how many rows the whole filtered list has. */
   async list(filter: TaskListFilter): Promise<{ rows: TaskEntity[]; total: number }> {
-    const query = this.repo.createQueryBuilder('t');
-    if (filter.userId !== undefined) query.andWhere('t.user_id = :userId', { userId: filter.userId });
-    if (filter.status) query.andWhere('t.status = :status', { status: filter.status });
-    if (filter.parentId) query.andWhere('t.parent_id = :parentId', { parentId: filter.parentId });
-    else if (filter.rootOnly) query.andWhere('t.parent_id IS NULL');
-    const [rows, total] = await query
-      .orderBy('t.created_at', 'DESC')
-      .addOrderBy('t.id', 'DESC')
-      .skip(filter.offset)
-      .take(filter.limit)
-      .getManyAndCount();
+    const filtered = () => {
+      const query = this.repo.createQueryBuilder('t');
+      if (filter.userId !== undefined) query.andWhere('t.user_id = :userId', { userId: filter.userId });
+      if (filter.status) query.andWhere('t.status = :status', { status: filter.status });
+      if (filter.parentId) query.andWhere('t.parent_id = :parentId', { parentId: filter.parentId });
+      else if (filter.rootOnly) query.andWhere('t.parent_id IS NULL');
+      return query;
+    };
+    const page = filtered();
+    if (filter.after) {
+      page.andWhere(`(${LIST_ORDER}, t.id) < (:afterAt, :afterId)`, {
+        afterAt: filter.after.createdAt,
+        afterId: filter.after.id,
+      });
+    }
+    const [rows, total] = await Promise.all([
+      page
+        .orderBy(LIST_ORDER, 'DESC')
+        .addOrderBy('t.id', 'DESC')
+        .offset(filter.after ? 0 : filter.offset)
+        .limit(filter.limit)
+        .getMany(),
+      filtered().getCount(),
+    ]);
     return { rows, total };
   }
 

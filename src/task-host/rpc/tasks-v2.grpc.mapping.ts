@@ -11,6 +11,7 @@ import { withoutEmpty } from '../../platform/validation/validate-input';
 import type { TaskTreeNode, TaskView } from '../dto/task.view';
 import type { TaskEvent } from '../engine/task-events';
 import { TASK_STATUSES } from '../entities/task.entity';
+import type { TaskCursor } from '../task.repository';
 
 /**
  * switchboard.v2 TaskService encodings (proto/switchboard/v2/tasks.proto) of the same service
@@ -95,22 +96,27 @@ export function eventV2(event: TaskEvent) {
 }
 
 /**
- * Page tokens are opaque to clients. Today one carries the position in the filtered list, since
- * TaskHost's list pages by offset; clients never see the difference when it moves to a keyset.
+ * Page tokens are opaque to clients: one names the last task of the page it ended (its creation
+ * time to the millisecond and its id), and the next page starts after it (keyset paging: tasks
+ * created meanwhile neither shift nor repeat what a client pages through).
  */
-export function pageToken(offset: number): string {
-  return Buffer.from(JSON.stringify({ o: offset }), 'utf8').toString('base64url');
+export function pageToken(last: { createdAt: Date; id: string }): string {
+  return Buffer.from(JSON.stringify({ a: last.createdAt.toISOString(), i: last.id }), 'utf8').toString('base64url');
 }
 
-export function offsetFromPageToken(token: string | undefined): number | undefined {
+export function cursorFromPageToken(token: string | undefined): TaskCursor | undefined {
   if (!token) return undefined;
-  let offset: unknown;
+  let cursor: { a?: unknown; i?: unknown } | undefined;
   try {
-    offset = (JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { o?: unknown }).o;
+    cursor = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { a?: unknown; i?: unknown };
   } catch {
-    offset = undefined;
+    cursor = undefined;
   }
-  if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0)
+  const createdAt = typeof cursor?.a === 'string' ? new Date(cursor.a) : undefined;
+  const id = cursor?.i;
+  if (!createdAt || Number.isNaN(createdAt.getTime()) || typeof id !== 'string' || !UUID.test(id))
     throw DomainError.validation([{ field: 'page_token', reason: 'is not a page token this server issued' }]);
-  return offset;
+  return { createdAt, id };
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -17,10 +17,10 @@ import type { TaskEvent } from '../engine/task-events';
 import { taskIdParam } from '../task-access';
 import { parseTaskList } from '../task-batch';
 import { TaskExecutionService } from '../task-execution.service';
-import { LIST_MAX_LIMIT, TaskTreeService } from '../task-tree.service';
+import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, TaskTreeService } from '../task-tree.service';
 import {
   eventV2,
-  offsetFromPageToken,
+  cursorFromPageToken,
   pageToken,
   TaskInputV2,
   taskInputsFromV2,
@@ -154,19 +154,16 @@ export class TasksGrpcController {
     const size = typeof page_size === 'number' && page_size !== 0 ? page_size : undefined;
     if (size !== undefined && (size < 1 || size > LIST_MAX_LIMIT))
       throw DomainError.validation([{ field: 'page_size', reason: `must be between 1 and ${LIST_MAX_LIMIT}` }]);
-    const offset = offsetFromPageToken(typeof page_token === 'string' ? page_token : undefined);
-    const query = {
-      ...filter,
-      status: taskStatusFromV2(status),
-      root_only: root_only || undefined,
-      limit: size,
-      offset,
-    };
-    const page = await this.trees.list(principal, listRequest(withoutEmpty(query)));
-    const next = page.offset + page.rows.length;
+    const after = cursorFromPageToken(typeof page_token === 'string' ? page_token : undefined);
+    const query = { ...filter, status: taskStatusFromV2(status), root_only: root_only || undefined };
+    const limit = size ?? LIST_DEFAULT_LIMIT;
+    // One row more than the page, to know whether another page follows.
+    const page = await this.trees.list(principal, { ...listRequest(withoutEmpty(query)), limit: limit + 1, after });
+    const rows = page.rows.slice(0, limit);
+    const last = rows.at(-1);
     return {
-      tasks: page.rows.map((row) => taskV2(toTaskView(row, page.withChildren.has(row.id)))),
-      next_page_token: page.rows.length > 0 && next < page.total ? pageToken(next) : '',
+      tasks: rows.map((row) => taskV2(toTaskView(row, page.withChildren.has(row.id)))),
+      next_page_token: last && page.rows.length > limit ? pageToken(last) : '',
       total_size: page.total,
     };
   }
