@@ -37,7 +37,7 @@ describe('DescriptorSet (the reflection image buf builds from proto/)', () => {
       'switchboard.v1.TaskService',
       'switchboard.v2.RegistryService',
       'switchboard.v2.SystemService',
-  'switchboard.v2.TaskService',
+      'switchboard.v2.TaskService',
     ]);
   });
 
