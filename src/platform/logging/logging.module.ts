@@ -2,12 +2,14 @@ import { Global, Module } from '@nestjs/common';
 import { hostname } from 'node:os';
 import { pino } from 'pino';
 import { AppConfig } from '../config/app-config';
+import { logDestination, logFormat } from './log-destination';
 import { PinoNestLogger, ROOT_LOGGER } from './pino-nest-logger';
 import { RequestLog } from './request-log';
 
 /**
- * JSON logs through pino on stdout: Nest's logger (PinoNestLogger, installed by bootstrap) and
- * one line per HTTP request (RequestLog, written by HttpEdge).
+ * Logs through pino on stdout: Nest's logger (PinoNestLogger, installed by bootstrap) and
+ * one line per HTTP request (RequestLog, written by HttpEdge). JSON lines, or human-readable
+ * ones (pino-pretty) when NODE_ENV=development and stdout is a terminal (logFormat).
  */
 @Global()
 @Module({
@@ -15,8 +17,14 @@ import { RequestLog } from './request-log';
     {
       provide: ROOT_LOGGER,
       inject: [AppConfig],
-      useFactory: (config: AppConfig) =>
-        pino({ level: config.log.level, base: { service: 'switchboard', pid: process.pid, hostname: hostname() } }),
+      useFactory: (config: AppConfig) => {
+        const options = {
+          level: config.log.level,
+          base: { service: 'switchboard', pid: process.pid, hostname: hostname() },
+        };
+        const destination = logDestination(logFormat(config.env, process.stdout.isTTY));
+        return destination ? pino(options, destination) : pino(options);
+      },
     },
     PinoNestLogger,
     RequestLog,
