@@ -22,7 +22,8 @@ describe('logDestination', () => {
     let text = '';
     const out = new Writable({
       write(chunk: Buffer, _encoding, done) {
-        text += chunk.toString();
+        // eslint-disable-next-line no-control-regex
+        text += chunk.toString().replace(/\x1b\[[0-9;]*m/g, '');
         done();
       },
     });
@@ -30,9 +31,11 @@ describe('logDestination', () => {
     const logger = pino({ level: 'info', redact: ['apiKey'], base: { service: 'switchboard' } }, destination);
     logger.info({ context: 'Bootstrap', apiKey: 'sk_secret_value' }, 'Switchboard listening on :8080');
     expect(text).toContain('INFO');
-    expect(text).toContain('Switchboard listening on :8080');
+    expect(text).toContain('[Bootstrap] Switchboard listening on :8080');
     expect(text).not.toMatch(/^\{/);
     expect(text).not.toContain('sk_secret_value');
     expect(text).not.toContain('"service"');
+    logger.info('no context here');
+    expect(text).toContain('INFO: no context here');
   });
 });

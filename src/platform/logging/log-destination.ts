@@ -15,8 +15,8 @@ export function logFormat(env: string | undefined, stdoutIsTty: boolean | undefi
 export const PRETTY_OPTIONS: PrettyOptions = {
   colorize: true,
   translateTime: 'SYS:HH:MM:ss.l',
-  ignore: 'pid,hostname,service',
-  messageKey: 'msg',
+  ignore: 'pid,hostname,service,context',
+  messageFormat: '{if context}[{context}] {end}{msg}',
   singleLine: false,
 };
 
