@@ -11,6 +11,8 @@ export interface EmbeddingModel {
   embed(texts: string[]): Promise<Float32Array[]>;
   /** Batches asked for and not answered yet (the worker takes one at a time). */
   queued(): number;
+  /** The worker is gone (crashed or exited): no batch will be answered any more. */
+  stopped(): boolean;
 }
 
 type FromWorker =
@@ -52,7 +54,13 @@ function start(): Promise<EmbeddingModel> {
       switch (message.type) {
         case 'ready':
           dimensions = message.dimensions;
-          resolve({ dimensions, loadMs: message.loadMs, embed, queued: () => pending.size });
+          resolve({
+            dimensions,
+            loadMs: message.loadMs,
+            embed,
+            queued: () => pending.size,
+            stopped: () => stopped !== undefined,
+          });
           return;
         case 'failed':
           void worker.terminate();

@@ -4,16 +4,24 @@ import { agentCard as card } from '../agent-card.fixture';
 import { AgentRouter } from '../agent-router';
 import { SentenceEncoder } from './sentence-encoder';
 
-/** A stand-in model (no weights loaded): vectors from characters, and as much waiting work as the test says. */
-const model = { waiting: 0, batches: 0 };
+/**
+ * A stand-in model (no weights loaded): vectors from characters, as much waiting work as the test
+ * says, and a batch that fails, or a worker that has stopped, when the test says so.
+ */
+const model = { waiting: 0, batches: 0, failNext: false, stopped: false };
 jest.mock('./embedding-model', () => ({
   loadEmbeddingModel: () =>
     Promise.resolve({
       dimensions: 8,
       loadMs: 1,
       queued: () => model.waiting,
+      stopped: () => model.stopped,
       embed: (texts: string[]) => {
         model.batches++;
+        if (model.failNext || model.stopped) {
+          model.failNext = false;
+          return Promise.reject(new Error(model.stopped ? 'the embedding worker stopped (exit code 1)' : 'bad batch'));
+        }
         return Promise.resolve(
           texts.map((text) => {
             const v = new Float32Array(8);
@@ -64,5 +72,21 @@ describe('the router when the sentence-embedding model has too much work waiting
     expect(routing).toMatchObject({ agentId: 'music' });
     expect(routing.semantic).toBeUndefined();
     expect(model.batches).toBe(before);
+  });
+
+  it('routes on card words when a batch fails, and marks the model failed only once its worker is gone', async () => {
+    model.waiting = 0;
+    model.failNext = true;
+    const failed = await route('is it going to be wet outside');
+    expect(failed.semantic).toBeUndefined();
+    expect(encoder.status.state).toBe('ready');
+    expect((await route('is it going to be wet later on')).semantic).toBe(true);
+
+    model.stopped = true;
+    expect((await route('will I need boots this evening')).semantic).toBeUndefined();
+    expect(encoder.status).toEqual({ state: 'failed', reason: 'the embedding worker stopped (exit code 1)' });
+    const batches = model.batches;
+    expect((await route('will I need boots tonight')).semantic).toBeUndefined();
+    expect(model.batches).toBe(batches); // no longer consulted
   });
 });

@@ -81,9 +81,15 @@ export class SentenceEncoder {
       try {
         vectors = await this.model.embed(missing);
       } catch (error) {
-        this.current = { state: 'failed', reason: (error as Error).message };
-        this.model = undefined;
-        this.logger.warn(`Sentence-embedding model failed (${(error as Error).message}): routing on card words only`);
+        // A batch the model could not embed costs that decision its meaning; a worker that is gone
+        // costs every later one, and health says so.
+        if (this.model?.stopped()) {
+          this.current = { state: 'failed', reason: (error as Error).message };
+          this.model = undefined;
+          this.logger.warn(
+            `Sentence-embedding model stopped (${(error as Error).message}): routing on card words only`,
+          );
+        }
         throw error;
       }
       missing.forEach((text, i) => this.cache.set(text, vectors[i]));
