@@ -1,14 +1,22 @@
 import { CATEGORIES, labelledAgents, utterances } from '../bench/routing/labelled-set';
 
-/** bench/routing's labelled set is data the benchmark trusts: it must stay well-formed. */
+/** bench/routing's labelled set is data the benchmark trusts: it must stay well-formed (its accuracy is not tested). */
 describe('the labelled routing set', () => {
-  const agents = new Set(labelledAgents().map((a) => a.id));
+  const cards = labelledAgents();
+  const agents = new Set(cards.map((a) => a.id));
   const items = utterances();
 
-  it('has at least 250 utterances over at least 8 agents, with unique ids', () => {
-    expect(items.length).toBeGreaterThanOrEqual(250);
+  it('has at least 300 utterances over at least 8 agents, with unique ids', () => {
+    expect(items.length).toBeGreaterThanOrEqual(300);
     expect(agents.size).toBeGreaterThanOrEqual(8);
     expect(new Set(items.map((u) => u.id)).size).toBe(items.length);
+  });
+
+  it('has cards as authors write them: some rich in skills, tags and examples, some a name and one line', () => {
+    const rich = cards.filter((c) => c.skills.some((s) => s.tags.length > 0 && (s.examples ?? []).length > 0));
+    const thin = cards.filter((c) => c.skills.length === 0);
+    expect(rich.length).toBeGreaterThanOrEqual(2);
+    expect(thin.length).toBeGreaterThanOrEqual(2);
   });
 
   it('labels every utterance with known agents, a known category and a split', () => {
@@ -16,19 +24,37 @@ describe('the labelled routing set', () => {
       expect(CATEGORIES).toContain(u.category);
       expect(['dev', 'holdout']).toContain(u.split);
       expect(u.text.trim()).not.toBe('');
+      expect(new Set(u.expect).size).toBe(u.expect.length);
       for (const id of u.expect) expect(agents).toContain(id);
-      if (u.previous !== undefined) expect(agents).toContain(u.previous);
       expect(u.expect.length === 0).toBe(u.category === 'out-of-scope');
-      if (u.category === 'follow-up' || u.category === 'topic-change') expect(u.previous).toBeDefined();
+      if (u.category === 'multi-intent') expect(u.expect.length).toBeGreaterThanOrEqual(1);
     }
   });
 
-  it('keeps a 30 % holdout in every category', () => {
+  it('gives every conversation a first turn and the agent that should have answered it', () => {
+    for (const u of items) {
+      expect(u.before === undefined).toBe(u.previous === undefined);
+      if (u.previous !== undefined) expect(agents).toContain(u.previous);
+      if (u.before !== undefined) expect(u.before.trim()).not.toBe('');
+      if (u.category === 'follow-up') expect(u.expect).toEqual([u.previous]);
+      if (u.category === 'topic-change') {
+        expect(u.previous).toBeDefined();
+        expect(u.expect).not.toContain(u.previous);
+      }
+    }
+  });
+
+  it('keeps a 30 % holdout, in every category', () => {
+    const holdout = items.filter((u) => u.split === 'holdout').length;
+    expect(holdout / items.length).toBeGreaterThanOrEqual(0.28);
+    expect(holdout / items.length).toBeLessThanOrEqual(0.32);
     for (const category of CATEGORIES) {
       const of = items.filter((u) => u.category === category);
-      const holdout = of.filter((u) => u.split === 'holdout').length;
-      expect(holdout / of.length).toBeGreaterThanOrEqual(0.25);
-      expect(holdout / of.length).toBeLessThanOrEqual(0.35);
+      const inHoldout = of.filter((u) => u.split === 'holdout').length;
+      expect(inHoldout).toBeGreaterThan(0);
+      expect(of.length - inHoldout).toBeGreaterThan(0);
+      expect(inHoldout / of.length).toBeGreaterThanOrEqual(0.25);
+      expect(inHoldout / of.length).toBeLessThanOrEqual(0.35);
     }
   });
 });

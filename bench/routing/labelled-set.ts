@@ -3,7 +3,8 @@
  * skills, tags and examples, some a name and one line) and utterances said the way people talk
  * to a voice assistant, each labelled with the agents that should handle it (none: the hub should
  * ask). Every utterance carries its split; the holdout (30 %, stratified by category) is fixed in
- * the file and never used to tune the router.
+ * the file and never used to tune the router. Items added later get their split when written (so
+ * that each category stays at ~30 %) and keep it.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,8 +27,12 @@ export interface Utterance {
   category: Category;
   split: Split;
   text: string;
-  /** The agent that answered the conversation's previous turn (follow-ups and topic changes). */
+  /**
+   * Follow-ups and topic changes (and some out-of-scope requests) are a conversation's second turn:
+   * `before` is what the user said first, `previous` the agent that should have answered it.
+   */
   previous?: string;
+  before?: string;
   /** The exact set of agents that should handle it; empty: a clarifying question. */
   expect: string[];
 }

@@ -3,19 +3,22 @@
  * set (bench/routing/utterances.json, cards in cards.json), per category and overall, on the dev
  * split and the 30 % holdout, and what a decision costs with the set's agents padded to 50.
  * Each utterance goes through TurnPlanner.plan, as the orchestrator runs it; follow-ups and topic
- * changes carry the conversation's previous agent in their context.
+ * changes are a conversation's second turn, after a first turn planned and remembered as the
+ * orchestrator does (--context labelled: the first turn taken to have gone to its labelled agent).
  *
- *   npm run bench:routing [-- --split dev|holdout|all] [--embeddings on|off] [--failures] [--agents 50]
+ *   npm run bench:routing [-- --split dev|holdout|all] [--embeddings on|off] [--context driven|labelled]
+ *                           [--failures] [--agents 50]
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { AgentProfile } from '../../src/a2a/agent-profile';
+import { empty } from '../../src/orchestration/context/orchestration-context.store';
 import { AppConfig } from '../../src/platform/config/app-config';
 import { validateEnvironment } from '../../src/platform/config/environment';
 import { latencyStats } from '../a2a-send/load';
 import { CATEGORIES, distractorAgents, labelledAgents, Split, Utterance, utterances } from './labelled-set';
-import { planner, RoutingOutcome, routeUtterance } from './planner';
+import { ContextMode, planner, RoutingOutcome, routeUtterance } from './planner';
 import { formatScores, score, Scores } from './scores';
 
 const PROJECT_ROOT = join(__dirname, '..', '..');
@@ -25,34 +28,45 @@ function options() {
     options: {
       split: { type: 'string', default: 'all' },
       embeddings: { type: 'string', default: 'on' },
+      context: { type: 'string', default: 'driven' },
       failures: { type: 'boolean', default: false },
       agents: { type: 'string', default: '50' },
       help: { type: 'boolean', default: false },
     },
   });
   if (values.help) {
-    console.log('npm run bench:routing -- [--split dev|holdout|all] [--embeddings on|off] [--failures] [--agents 50]');
+    console.log(
+      'npm run bench:routing -- [--split dev|holdout|all] [--embeddings on|off] [--context driven|labelled] ' +
+        '[--failures] [--agents 50]',
+    );
     process.exit(0);
   }
   if (!['dev', 'holdout', 'all'].includes(values.split)) throw new Error('--split is dev, holdout or all');
   if (!['on', 'off'].includes(values.embeddings)) throw new Error('--embeddings is on or off');
+  if (!['driven', 'labelled'].includes(values.context)) throw new Error('--context is driven or labelled');
   const agents = Number(values.agents);
   if (!Number.isInteger(agents) || agents < 9) throw new Error('--agents is an integer ≥ 9');
   return {
     splits: (values.split === 'all' ? ['dev', 'holdout'] : [values.split]) as Split[],
     embeddings: values.embeddings === 'on',
+    context: values.context as ContextMode,
     failures: values.failures,
     agents,
   };
+}
+
+function splitOf(all: Utterance[], split: Split): Utterance[] {
+  return all.filter((u) => u.split === split);
 }
 
 async function evaluate(
   plan: Awaited<ReturnType<typeof planner>>,
   items: Utterance[],
   agents: AgentProfile[],
+  mode: ContextMode,
 ): Promise<RoutingOutcome[]> {
   const outcomes: RoutingOutcome[] = [];
-  for (const item of items) outcomes.push(await routeUtterance(plan, item, agents));
+  for (const item of items) outcomes.push(await routeUtterance(plan, item, agents, mode));
   return outcomes;
 }
 
@@ -64,47 +78,50 @@ async function main(): Promise<void> {
   const all = utterances();
   console.log(
     `Routing benchmark - ${new Date().toISOString()} - ${all.length} utterances, ${agents.length} agents, ` +
-      `model ${plan.encoder.status.state}${plan.encoder.status.state === 'ready' ? ` (loaded in ${plan.encoder.status.loadMs} ms)` : ''}`,
+      `model ${plan.encoder.status.state}${plan.encoder.status.state === 'ready' ? ` (loaded in ${plan.encoder.status.loadMs} ms)` : ''}, ` +
+      `conversations' first turns ${opts.context}`,
   );
   const results: Record<string, Scores> = {};
   for (const split of opts.splits) {
-    const items = all.filter((u) => u.split === split);
-    const outcomes = await evaluate(plan, items, agents);
+    const outcomes = await evaluate(plan, splitOf(all, split), agents, opts.context);
     results[split] = score(outcomes);
-    console.log(`\n${split} (${items.length} utterances)\n${formatScores(results[split])}`);
-    // Failures are shown for the dev split only: the holdout is not for tuning.
+    // Misses are listed for the dev split only: the holdout is not for tuning.
     if (opts.failures && split === 'dev') {
+      console.log(`\ndev misses (${outcomes.filter((x) => !x.correct).length}):`);
       for (const o of outcomes.filter((x) => !x.correct)) {
         console.log(
-          `  ✗ [${o.item.category}] "${o.item.text}"${o.item.previous ? ` (after ${o.item.previous})` : ''} → ` +
+          `  ✗ [${o.item.category}] ${conversation(o)}"${o.item.text}" → ` +
             `${o.asked ? 'asked' : o.agents.join('+')}${o.question ? ' + question' : ''}, want ${o.item.expect.join('+') || 'a question'}`,
         );
       }
     }
   }
+  console.log(`\n${formatScores(results)}`);
 
   // Decision latency among many agents: the labelled set's agents padded with thin cards, on a
-  // new planner whose cards are embedded (its first decision) but no request is yet.
+  // new planner whose cards are embedded (its first decision) but no request is yet. Only the
+  // turn scored is timed (not a conversation's first turn).
   const many = [...agents, ...distractorAgents(opts.agents - agents.length)];
   const fresh = await planner(config);
   const started = process.hrtime.bigint();
-  await fresh.plan('hello there', { conversationId: 'warm-up', agentThreads: {}, history: [] }, many);
+  await fresh.plan('hello there', 'hello there', empty('warm-up'), many);
   const cardsMs = Number(process.hrtime.bigint() - started) / 1e6;
-  const measured = await evaluate(fresh, all, many);
+  const measured = await evaluate(fresh, all, many, opts.context);
   const byEvidence = (semantic: boolean) =>
     latencyStats(measured.filter((o) => o.semantic === semantic).map((o) => o.ms));
   const lexical = byEvidence(false);
   const semantic = byEvidence(true);
+  const overall = latencyStats(measured.map((o) => o.ms));
   console.log(
-    `\nDecision latency with ${many.length} agents (${measured.length} decisions, each request embedded anew; ` +
-      `embedding the cards first took ${Math.round(cardsMs)} ms):`,
+    `\nDecision latency with ${many.length} agents (each request embedded anew; embedding the cards first took ` +
+      `${Math.round(cardsMs)} ms):\n`,
   );
-  console.log(
-    `  card words decided:   ${measured.filter((o) => !o.semantic).length} decisions, p50 ${lexical.p50.toFixed(3)} ms, p99 ${lexical.p99.toFixed(3)} ms`,
-  );
-  console.log(
-    `  model consulted:      ${measured.filter((o) => o.semantic).length} decisions, p50 ${semantic.p50.toFixed(3)} ms, p99 ${semantic.p99.toFixed(3)} ms`,
-  );
+  console.log('| decided by | decisions | p50 ms | p99 ms |\n|---|---:|---:|---:|');
+  const row = (name: string, n: number, l: { p50: number; p99: number }) =>
+    console.log(`| ${name} | ${n} | ${l.p50.toFixed(3)} | ${l.p99.toFixed(3)} |`);
+  row('card words', measured.filter((o) => !o.semantic).length, lexical);
+  row('model consulted', measured.filter((o) => o.semantic).length, semantic);
+  row('all', measured.length, overall);
   const targets = judge(results.holdout, lexical.p99, semantic.p99);
   if (targets.length) console.log(`\nTargets (holdout):\n${targets.map((t) => `  ${t}`).join('\n')}`);
 
@@ -113,9 +130,19 @@ async function main(): Promise<void> {
   const file = join(dir, `routing-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   writeFileSync(
     file,
-    JSON.stringify({ options: opts, model: plan.encoder.status, results, latency: { lexical, semantic } }, null, 2),
+    JSON.stringify(
+      { options: opts, model: plan.encoder.status, results, latency: { lexical, semantic, overall } },
+      null,
+      2,
+    ),
   );
   console.log(`\nResults: ${file}`);
+}
+
+/** `"what the user said first" (→ its labelled agent; ✗ when routed otherwise) then ` for a conversation's second turn. */
+function conversation(o: RoutingOutcome): string {
+  if (o.item.before === undefined) return '';
+  return `"${o.item.before}" (${o.item.previous}${o.firstTurnAsLabelled ? '' : ', first turn routed otherwise'}) then `;
 }
 
 function judge(holdout: Scores | undefined, lexicalP99: number, semanticP99: number): string[] {
