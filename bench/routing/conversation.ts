@@ -1,14 +1,12 @@
 /**
- * A conversation's context after a turn, as the orchestrator keeps it (OrchestratorExecutor's
- * `ask` / `conclude` → `remember`): a question - asked alone, or after a split request's answers -
- * is pending with the request it was about; the agents that ran get a thread and the first of them
- * becomes the conversation's previous agent; the turn joins the history, trimmed to
- * MAX_CONVERSATION_HISTORY exchanges. The agents are taken to answer at once, as a bench has no
- * agents behind the cards: none asks for input, and each answer is a stand-in line.
- *
- * Keep in step with src/orchestration/orchestrator.executor.ts (its `remember` is private).
+ * A conversation's context after a turn, as the orchestrator keeps it (`afterTurn`, which
+ * OrchestratorExecutor uses): a question - asked alone, or after a split request's answers - is
+ * pending with the request it was about; the agents that ran get a thread and the first of them
+ * becomes the conversation's previous agent. The agents are taken to answer at once, as a bench
+ * has no agents behind the cards: none asks for input, and each answer is a stand-in line.
  */
 import type { AgentProfile } from '../../src/a2a/agent-profile';
+import { afterTurn } from '../../src/orchestration/context/turn-record';
 import type { OrchestrationContext, PendingInput } from '../../src/orchestration/orchestration.types';
 import type { Plan } from '../../src/orchestration/turn-planner';
 
@@ -22,7 +20,6 @@ export function contextAfter(
   agents: readonly AgentProfile[],
   maxHistory: number,
 ): OrchestrationContext {
-  const at = new Date(0).toISOString();
   const ran = plan.kind === 'run' ? [...new Set(plan.calls.map((c) => c.agentId))] : [];
   const names = new Map(agents.map((a) => [a.id, a.name]));
   let pending: PendingInput | undefined;
@@ -35,22 +32,15 @@ export function contextAfter(
     if (question) pending = { kind: 'clarification', request: question.request, candidates: question.candidates };
     answered = [...ran.map((id) => `${names.get(id) ?? id}: done.`), question?.text].filter(Boolean).join('\n');
   }
-  const agentThreads = { ...context.agentThreads };
-  for (const id of ran)
-    agentThreads[id] = { contextId: agentThreads[id]?.contextId ?? `${context.conversationId}:${id}` };
-  const history = [
-    ...context.history,
-    { role: 'user' as const, text: said, at },
-    { role: 'agent' as const, text: answered, agents: ran, at },
-  ];
-  const keep = maxHistory * 2;
-  return {
-    ...context,
-    agentThreads,
-    previousAgentId: ran[0] ?? context.previousAgentId,
-    history: keep > 0 ? history.slice(-keep) : [],
+  const turn = {
+    said,
+    answered,
+    ran: ran.map((agentId) => ({ agentId, contextId: `${context.conversationId}:${agentId}`, needsInput: false })),
     pending,
+    previousAgentId: ran[0],
+    at: new Date(0).toISOString(),
   };
+  return afterTurn(context, turn, maxHistory);
 }
 
 /** The plan of a turn that went exactly as labelled: `agentId` alone ran `text`. */

@@ -11,6 +11,7 @@ import { inSpan } from '../platform/telemetry/spans';
 import type { Metrics } from '../platform/metrics/metrics';
 import { AgentCall, AgentOutcome, AgentRunner, textOf } from './agent-runner';
 import { ContextSnapshot, empty, OrchestrationContextStore } from './context/orchestration-context.store';
+import { afterTurn } from './context/turn-record';
 import { OrchestrationFailure } from './orchestration-failure';
 import { Reply, TaskStateLabel } from './orchestrator-reply';
 import type { OrchestrationContext, PendingInput } from './orchestration.types';
@@ -242,29 +243,8 @@ export class OrchestratorExecutor implements AgentExecutor {
     next: { pending?: PendingInput; previousAgentId?: string },
   ): Promise<void> {
     if (!from) return;
-    const at = new Date().toISOString();
-    const keep = this.settings.maxHistory * 2;
-    await this.contexts.update(owner, from, (context) => {
-      const agentThreads = { ...context.agentThreads };
-      for (const outcome of outcomes) {
-        agentThreads[outcome.agentId] = {
-          contextId: agentThreads[outcome.agentId]?.contextId ?? outcome.contextId,
-          taskId: outcome.needsInput ? outcome.taskId : undefined,
-        };
-      }
-      const history = [
-        ...context.history,
-        { role: 'user' as const, text: said, at },
-        { role: 'agent' as const, text: answered, agents: outcomes.map((o) => o.agentId), at },
-      ];
-      return {
-        ...context,
-        agentThreads,
-        previousAgentId: next.previousAgentId ?? context.previousAgentId,
-        history: keep > 0 ? history.slice(-keep) : [],
-        pending: next.pending,
-      };
-    });
+    const turn = { said, answered, ran: outcomes, ...next, at: new Date().toISOString() };
+    await this.contexts.update(owner, from, (context) => afterTurn(context, turn, this.settings.maxHistory));
   }
 
   /** Writes the turn's decision to the routing log (behind the answer). */
