@@ -193,6 +193,19 @@ export class TaskTreeService {
     };
   }
 
+  /**
+   * A page of the list by keyset: the rows after `after` (none: from the start), and the cursor
+   * of the next page when another follows (one row more is read to know).
+   */
+  async pageAfter(principal: Principal, request: ListRequest & { limit: number }) {
+    const page = await this.list(principal, { ...request, limit: request.limit + 1 });
+    const rows = page.rows.slice(0, request.limit);
+    const last = rows.at(-1);
+    const next: TaskCursor | undefined =
+      last && page.rows.length > request.limit ? { createdAt: last.createdAt, id: last.id } : undefined;
+    return { rows, total: page.total, withChildren: page.withChildren, next };
+  }
+
   /** The whole tree the task belongs to, from its root. */
   async tree(principal: Principal, id: string): Promise<TaskTreeNode> {
     const task = await this.get(principal, id);

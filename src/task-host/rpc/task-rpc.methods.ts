@@ -5,13 +5,13 @@ import { JsonRpcDispatcher, JsonRpcHandler, StreamedResult } from '../../platfor
 import { validateInput } from '../../platform/validation/validate-input';
 import { TaskUpdateDto } from '../dto/task-input.dto';
 import { toTaskView } from '../dto/task.view';
-import { TaskEvent } from '../engine/task-events';
 import { TaskEventStreams } from '../engine/task-event-streams';
 import { taskIdParam } from '../task-access';
 import { normalizeDependencies, parseTaskList } from '../task-batch';
 import { ExecuteRequest, TaskExecutionService } from '../task-execution.service';
 import { TaskTreeService } from '../task-tree.service';
 import { ExecuteParamsDto, listRequest } from '../dto/task-query.dto';
+import { executeAndWatch } from './execute-and-watch';
 import { taskRpcCodeFor } from './task-rpc-codes';
 
 /** The caller of a task-tree call. */
@@ -151,14 +151,8 @@ export class TaskRpcMethods {
       const started = await this.executions.execute(principal, request);
       return started$(started.rootTaskId, started.taskId, started.execution.id);
     }
-    let events: AsyncIterable<TaskEvent> | undefined;
-    const started = await this.executions.execute(principal, {
-      ...request,
-      beforeStart: async (execution) => {
-        events = await this.streams.open(execution.rootId, execution.id);
-      },
-    });
-    return new StreamedResult(started$(started.rootTaskId, started.taskId, started.execution.id, true), events!);
+    const { started, events } = await executeAndWatch(this.executions, this.streams, principal, request);
+    return new StreamedResult(started$(started.rootTaskId, started.taskId, started.execution.id, true), events);
   }
 }
 

@@ -13,6 +13,7 @@ import { validateInput, withoutEmpty } from '../../platform/validation/validate-
 import { ExecuteParamsDto, listRequest } from '../dto/task-query.dto';
 import { TaskTreeNode, TaskView, toTaskView } from '../dto/task.view';
 import { TaskEventStreams } from '../engine/task-event-streams';
+import { executeAndWatch } from './execute-and-watch';
 import type { TaskEvent } from '../engine/task-events';
 import { taskIdParam } from '../task-access';
 import { parseTaskList } from '../task-batch';
@@ -157,13 +158,10 @@ export class TasksGrpcController {
     const after = cursorFromPageToken(typeof page_token === 'string' ? page_token : undefined);
     const query = { ...filter, status: taskStatusFromV2(status), root_only: root_only || undefined };
     const limit = size ?? LIST_DEFAULT_LIMIT;
-    // One row more than the page, to know whether another page follows.
-    const page = await this.trees.list(principal, { ...listRequest(withoutEmpty(query)), limit: limit + 1, after });
-    const rows = page.rows.slice(0, limit);
-    const last = rows.at(-1);
+    const page = await this.trees.pageAfter(principal, { ...listRequest(withoutEmpty(query)), limit, after });
     return {
-      tasks: rows.map((row) => taskV2(toTaskView(row, page.withChildren.has(row.id)))),
-      next_page_token: last && page.rows.length > limit ? pageToken(last) : '',
+      tasks: page.rows.map((row) => taskV2(toTaskView(row, page.withChildren.has(row.id)))),
+      next_page_token: page.next ? pageToken(page.next) : '',
       total_size: page.total,
     };
   }
@@ -177,17 +175,16 @@ export class TasksGrpcController {
   /** ExecuteTask with the execution's events, watched from before it starts. */
   @GrpcMethod(V2, 'ExecuteTaskStream')
   async executeTaskStreamV2(@Payload() request: ExecuteRequestV2, @CurrentPrincipal() principal: Principal) {
-    let events: AsyncIterable<TaskEvent> | undefined;
-    const started = await this.executions.execute(principal, {
-      ...executeRequestV2(request),
-      beforeStart: async (execution) => {
-        events = await this.streams.open(execution.rootId, execution.id);
-      },
-    });
+    const { started, events } = await executeAndWatch(
+      this.executions,
+      this.streams,
+      principal,
+      executeRequestV2(request),
+    );
     const first = {
       started: { root_task_id: started.rootTaskId, task_id: started.taskId, execution_id: started.execution.id },
     };
-    return streamOf(events!, (event) => ({ event: eventV2(event) }), first);
+    return streamOf(events, (event) => ({ event: eventV2(event) }), first);
   }
 
   @GrpcMethod(V2, 'CancelTask')
