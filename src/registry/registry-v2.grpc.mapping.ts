@@ -1,4 +1,5 @@
 import { fromProtoEnum, toProtoEnum, toProtoStruct, toProtoTimestamp } from '../platform/grpc/grpc-wkt';
+import { AGENT_AUTH_MODES } from './entities/agent.entity';
 import type { CardValidationReport } from './card/card-validator';
 import type { AgentRecordResponse, ExtendedAgentRecordResponse } from './dto/agent.response';
 
@@ -58,6 +59,6 @@ export function registerRequestFromV2(request: RegisterAgentV2) {
   if (!auth) return rest;
   return {
     ...rest,
-    auth: { ...auth, mode: fromProtoEnum('AUTH_MODE', ['none', 'api_key', 'bearer'], auth.mode) ?? 'none' },
+    auth: { ...auth, mode: fromProtoEnum('AUTH_MODE', AGENT_AUTH_MODES, auth.mode) ?? 'none' },
   };
 }

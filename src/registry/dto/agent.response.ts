@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import type { AgentAuthMode, AgentStatus } from '../entities/agent.entity';
+import { AGENT_AUTH_MODES, type AgentAuthMode, type AgentStatus } from '../entities/agent.entity';
 
 /** An agent in the registry, as GET /api/agents/{id} shows it. Never any secret. */
 export class AgentRecordResponse {
@@ -11,7 +11,7 @@ export class AgentRecordResponse {
   @ApiProperty({ enum: ['connected', 'unreachable', 'disabled'] }) status: AgentStatus;
   @ApiProperty({ description: "The agent's own card (remote) or the hub's card for it (local)" })
   card: Record<string, unknown>;
-  @ApiProperty({ enum: ['none', 'api_key', 'bearer'] }) auth_mode: AgentAuthMode;
+  @ApiProperty({ enum: AGENT_AUTH_MODES }) auth_mode: AgentAuthMode;
   @ApiPropertyOptional({ format: 'date-time', nullable: true }) last_seen_at: string | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
 }

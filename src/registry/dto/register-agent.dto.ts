@@ -11,13 +11,13 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import type { AgentAuthMode } from '../entities/agent.entity';
+import { AGENT_AUTH_MODES, type AgentAuthMode } from '../entities/agent.entity';
 
 export const AGENT_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
 export class AgentAuthDto {
-  @ApiProperty({ enum: ['none', 'api_key', 'bearer'], description: 'How the hub authenticates to the agent' })
-  @IsIn(['none', 'api_key', 'bearer'])
+  @ApiProperty({ enum: AGENT_AUTH_MODES, description: 'How the hub authenticates to the agent' })
+  @IsIn(AGENT_AUTH_MODES)
   mode: AgentAuthMode;
 
   @ApiPropertyOptional({ description: 'Header for api_key mode (default X-Api-Key)', example: 'X-Api-Key' })

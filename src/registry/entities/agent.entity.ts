@@ -1,7 +1,9 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 export type AgentStatus = 'connected' | 'unreachable' | 'disabled';
-export type AgentAuthMode = 'none' | 'api_key' | 'bearer';
+/** How the hub authenticates to a remote agent. */
+export const AGENT_AUTH_MODES = ['none', 'api_key', 'bearer'] as const;
+export type AgentAuthMode = (typeof AGENT_AUTH_MODES)[number];
 
 /** A remote A2A agent the hub resolved and hosts. (Built-in agents are not stored.) */
 @Entity({ name: 'agents' })
