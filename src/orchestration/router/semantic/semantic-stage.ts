@@ -32,7 +32,7 @@ interface Judgement {
 
 /**
  * The second stage of the built-in router: when the card words do not decide a request (no
- * agent, low confidence, a single word, or a clause left unplaced), the request - its typos spelt
+ * agent, low confidence, or a clause left unplaced), the request - its typos spelt
  * out as the cards spell them - is compared by meaning with every hosted card, and the two kinds
  * of evidence are combined. Meaning is measured as how far the request stands out for a card
  * (CardVectors: standard deviations above the card's similarity to everyday requests), so a card
@@ -40,7 +40,7 @@ interface Judgement {
  * over the next (`0.5 + 0.2 × lead / 0.5`: a lead of 0.5 σ reaches the default threshold), never
  * when even the best card stands out less than 1.2 σ; when the words and the meaning point to the
  * same agent their confidences add up (`1 − (1 − a)(1 − b)`), and a single card word that the
- * meaning contradicts counts less. In a conversation, a short request ("louder", "and
+ * meaning contradicts counts less (in a clause, or a request the words left unsure). In a conversation, a short request ("louder", "and
  * tomorrow?") stays with the conversation's agent unless its words decide.
  */
 export class SemanticStage {
@@ -54,15 +54,15 @@ export class SemanticStage {
   }
 
   /**
-   * Whether the card words already decided - confidently, on more than one word, each clause
-   * placed: then the model is not consulted.
+   * Whether the card words already decided - confidently, each clause placed: then the model is
+   * not consulted, and a direct command costs no embedding (a single strong card word decides too:
+   * asking the model about those cost every such command ~12 ms for one utterance in 250).
    */
   decided(request: RoutingRequest, routing: Routing): boolean {
     return (
       routing.agentId !== '' &&
       routing.confidence >= this.threshold &&
       !routing.unplaced &&
-      (routing.evidenceTerms ?? 2) >= 2 &&
       // A request of several clauses the words did not split may hide an intent they missed.
       !(request.multiAgent && !routing.parts && clauses(request.text).length >= 2)
     );
