@@ -2,6 +2,8 @@
 // Runs the embedded PGlite (PostgreSQL compiled to WebAssembly) and its socket server on a
 // worker thread, so queries never block the HTTP/gRPC event loop. Started by embedded-postgres.ts.
 // Plain JavaScript on purpose: it runs outside any TypeScript loader.
+const { Buffer } = require('node:buffer');
+const { setImmediate } = require('node:timers');
 const { parentPort, workerData } = require('node:worker_threads');
 
 async function main() {
@@ -14,6 +16,7 @@ async function main() {
     maxConnections: workerData.maxConnections,
   });
   await server.start();
+  coalesceRepliesOf(server);
   parentPort.on('message', (message) => {
     if (message && message.type === 'stop') {
       (async () => {
@@ -26,6 +29,45 @@ async function main() {
     }
   });
   parentPort.postMessage({ type: 'ready' });
+}
+
+/**
+ * pglite-socket sends each reply of PostgreSQL's extended protocol (ParseComplete, BindComplete,
+ * NoData, CommandComplete, ReadyForQuery) in a send of its own, with Nagle's algorithm off: five
+ * sends, and as many wake-ups of the hub's event loop, for one statement. The replies to what a
+ * client sent in one go are sent together instead, once this thread has handled it (the queries
+ * run synchronously in WebAssembly, so they are all written within one turn of the event loop).
+ * The socket server keeps its net.Server private, hence the guarded lookup: without it, replies go
+ * out one by one as before.
+ */
+function coalesceRepliesOf(socketServer) {
+  const netServer = socketServer.server;
+  if (!netServer || typeof netServer.on !== 'function') return;
+  netServer.on('connection', (socket) => {
+    const write = socket.write.bind(socket);
+    const end = socket.end.bind(socket);
+    let chunks = [];
+    let callbacks = [];
+    const flush = () => {
+      if (chunks.length === 0) return;
+      const data = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+      const written = callbacks;
+      chunks = [];
+      callbacks = [];
+      write(data, (error) => written.forEach((callback) => callback(error)));
+    };
+    socket.write = (chunk, encoding, callback) => {
+      if (typeof encoding === 'function') [callback, encoding] = [encoding, undefined];
+      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk, encoding));
+      if (callback) callbacks.push(callback);
+      if (chunks.length === 1) setImmediate(flush);
+      return true;
+    };
+    socket.end = (...args) => {
+      flush();
+      return end(...args);
+    };
+  });
 }
 
 main().catch((error) => {

@@ -1,0 +1,57 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { EmbeddedPostgres } from './embedded-postgres';
+
+/** The node-postgres client's socket (not public API; read for a test of what arrives on it). */
+function socketOf(client: Client): NodeJS.EventEmitter {
+  return (client as unknown as { connection: { stream: NodeJS.EventEmitter } }).connection.stream;
+}
+
+describe('EmbeddedPostgres', () => {
+  let dataDir: string;
+  let database: EmbeddedPostgres;
+  let client: Client;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'sb-embedded-pg-'));
+    database = await EmbeddedPostgres.start(dataDir, 1);
+    const { socketDir, port, user, database: name } = database.connection;
+    client = new Client({ host: socketDir, port, user, database: name });
+    await client.connect();
+  }, 60_000);
+
+  afterAll(async () => {
+    await client?.end();
+    await database?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers a parameterised statement with all its replies in one send, not one per protocol message', async () => {
+    await client.query('CREATE TABLE IF NOT EXISTS coalesce_check (id text PRIMARY KEY, n int)');
+    await client.query('INSERT INTO coalesce_check VALUES ($1, $2)', ['warm', 0]);
+    const chunks: number[] = [];
+    const onData = (chunk: Buffer) => chunks.push(chunk.length);
+    socketOf(client).on('data', onData);
+    try {
+      // Parse, Bind, Describe, Execute, Sync sent at once; ParseComplete, BindComplete, NoData,
+      // CommandComplete and ReadyForQuery come back.
+      const result = await client.query('INSERT INTO coalesce_check VALUES ($1, $2)', ['one', 1]);
+      expect(result.rowCount).toBe(1);
+    } finally {
+      socketOf(client).off('data', onData);
+    }
+    expect(chunks).toHaveLength(1);
+    const rows = await client.query<{ n: number }>('SELECT n FROM coalesce_check WHERE id = $1', ['one']);
+    expect(rows.rows).toEqual([{ n: 1 }]);
+  });
+
+  it('still answers a statement the database refuses, and the connection goes on', async () => {
+    await expect(client.query('INSERT INTO coalesce_check VALUES ($1, $2)', ['one', 2])).rejects.toThrow(
+      /duplicate key/,
+    );
+    const rows = await client.query<{ count: string }>('SELECT count(*) FROM coalesce_check');
+    expect(rows.rows[0].count).toBe('2');
+  });
+});
