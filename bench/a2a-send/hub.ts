@@ -41,6 +41,8 @@ export interface HubOptions {
   /** Unset: the in-process key-value store and rate limiter. */
   redisUrl?: string;
   logLevel: string;
+  /** Settings on top of the benchmark's own (--hub-env). */
+  env?: Record<string, string>;
   /** The echo variants to host as local agents (VARIANT_INFO's localId); default: only `message`. */
   localVariants?: Variant[];
   /** An echo server (its origin) whose variants `remoteVariants` to register as remote agents. */
@@ -91,6 +93,7 @@ export async function startHub(options: HubOptions): Promise<StartedHub> {
       AGENT_HEALTH_CHECK_INTERVAL_SECONDS: '0',
       DATA_DIR: dataDir,
       SECRETS_KEY: randomBytes(32).toString('base64'),
+      ...options.env,
     };
     if (options.databaseUrl) {
       const adminUrl = options.databaseUrl;
@@ -156,6 +159,7 @@ export async function startHub(options: HubOptions): Promise<StartedHub> {
         nodeEnv: env.NODE_ENV,
         conversationRateLimitPerMin: Number(env.RATE_LIMIT_CONVERSATION_PER_MIN),
         grpcPort: Number(env.GRPC_PORT),
+        ...options.env,
       },
       connections: () => connections,
       close: cleanup,

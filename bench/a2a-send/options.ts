@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { ENVIRONMENT_VARIABLES } from '../../src/platform/config/environment';
 import { Backend, BACKENDS, TargetName, TARGETS } from './plan';
 import { ORCHESTRATED_VARIANT, pickList, Variant, VARIANTS } from './variants';
 
@@ -23,6 +24,8 @@ export const USAGE = `Usage: npm run bench:a2a-send -- [options]
                         dropped after (default postgres://postgres:postgres@127.0.0.1:5432/postgres)
   --redis-url <url>     Redis for the real backend (default redis://127.0.0.1:6379)
   --log-level <level>   the hubs' LOG_LEVEL (default silent)
+  --hub-env NAME=VALUE  another setting for the hubs, e.g. WRITE_BEHIND_DELAY_MS=50 (repeatable;
+                        only the variables the server reads, see .env.example)
   --profile             CPU-profile each target's server process during its first measured run
                         (written next to the results; slows the servers down: figures are marked)
   --out <file>          where to write the JSON (default bench/results/a2a-send-<timestamp>.json)
@@ -42,6 +45,8 @@ export interface Options {
   databaseUrl: string;
   redisUrl: string;
   logLevel: string;
+  /** Settings for the hubs beyond the benchmark's own (--hub-env). */
+  hubEnv: Record<string, string>;
   profile: boolean;
   out: string;
 }
@@ -61,6 +66,7 @@ export function parseOptions(projectRoot: string, stamp: string): Options {
       'embedded-db': { type: 'boolean', default: false },
       'no-redis': { type: 'boolean', default: false },
       'log-level': { type: 'string', default: 'silent' },
+      'hub-env': { type: 'string', multiple: true, default: [] },
       profile: { type: 'boolean', default: false },
       out: { type: 'string' },
       help: { type: 'boolean', default: false },
@@ -98,7 +104,22 @@ export function parseOptions(projectRoot: string, stamp: string): Options {
     databaseUrl: values['database-url'],
     redisUrl: values['redis-url'],
     logLevel: values['log-level'],
+    hubEnv: parseHubEnv(values['hub-env']),
     profile: values.profile,
     out: values.out ?? join(projectRoot, 'bench', 'results', `a2a-send-${stamp}.json`),
   };
+}
+
+/** `NAME=VALUE` pairs, each naming a variable the server reads. */
+function parseHubEnv(pairs: string[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    const name = at > 0 ? pair.slice(0, at) : '';
+    if (!ENVIRONMENT_VARIABLES.includes(name)) {
+      throw new Error(`--hub-env ${pair}: not NAME=VALUE with a variable the server reads`);
+    }
+    env[name] = pair.slice(at + 1);
+  }
+  return env;
 }

@@ -31,6 +31,7 @@ export async function startServers(options: Options, servers: Servers): Promise<
       databaseUrl: backend === 'real' ? options.databaseUrl : undefined,
       redisUrl: backend === 'real' ? options.redisUrl : undefined,
       logLevel: options.logLevel,
+      env: options.hubEnv,
       localVariants: wants('hub') ? variants : [],
       remoteOrigin: servers.remote?.info.baseUrl,
       remoteVariants: [...remoteVariants],
