@@ -2,6 +2,7 @@ import express from 'express';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { RoutingLog } from '../src/orchestration/routing-log/routing-log';
+import { KeyValueStore } from '../src/platform/kv/key-value-store';
 import { RemoteAgent, startLightsAgent, startMusicAgent, startThermostatAgent } from './support/remote-agents';
 import { freePort, registerAgent, startTestApp, TEST_ADMIN_KEY, TestApp, homeAssistantBody } from './support/test-app';
 
@@ -83,6 +84,24 @@ describe('orchestrator (e2e)', () => {
       metadata: { agents_used: ['lights'], task_state: 'fresh', execution_time_ms: expect.any(Number) },
     });
     expect(res.body.result.parts[0]).toMatchObject({ kind: 'text', text: 'Done: turn on the kitchen lights' });
+  });
+
+  it('starts a conversation the caller did not name without reading the store, and continues it once named', async () => {
+    const kv = t.app.get(KeyValueStore);
+    const reads = jest.spyOn(kv, 'get');
+    const contextReads = () => reads.mock.calls.filter(([key]) => key.startsWith('orchestration:ctx:')).length;
+    try {
+      const first = await send('turn on the kitchen lights', null as unknown as string);
+      const contextId: string = first.body.result.contextId;
+      expect(contextId).toEqual(expect.any(String));
+      expect(first.body.result.metadata.task_state).toBe('fresh');
+      expect(contextReads()).toBe(0);
+      const second = await send('turn off the kitchen lights', contextId);
+      expect(second.body.result.metadata).toMatchObject({ agents_used: ['lights'], task_state: 'resumed' });
+      expect(contextReads()).toBe(1);
+    } finally {
+      reads.mockRestore();
+    }
   });
 
   it('splits a multi-intent request, runs the agents in parallel and answers in request order', async () => {

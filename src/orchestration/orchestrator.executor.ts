@@ -4,6 +4,7 @@ import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { AgentProfile, DEFAULT_AGENT_ID } from '../a2a/agent-profile';
 import { ownerOf } from '../a2a/hosting/a2a-user';
+import { continuesConversation } from '../a2a/hosting/call-state';
 import { AgentHost } from '../a2a/hosting/agent-host';
 import { AppConfig } from '../platform/config/app-config';
 import { isDomainError } from '../platform/errors/domain-error';
@@ -112,11 +113,18 @@ export class OrchestratorExecutor implements AgentExecutor {
     };
   }
 
-  /** The conversation so far (when context preservation is on). */
+  /**
+   * The conversation so far (when context preservation is on). A message that named no context
+   * or task starts a conversation under an id the SDK just made up: nothing is stored to read.
+   */
   private async recall(turn: Turn): Promise<Recalled> {
-    const stored = this.settings.preserveContext
-      ? await this.contexts.load(turn.owner, turn.request.contextId)
-      : undefined;
+    const { context: call, contextId } = turn.request;
+    let stored: ContextSnapshot | undefined;
+    if (this.settings.preserveContext) {
+      stored = continuesConversation(call)
+        ? await this.contexts.load(turn.owner, contextId)
+        : { context: empty(contextId), etag: null };
+    }
     return {
       stored,
       context: stored?.context ?? empty(turn.request.contextId),
