@@ -123,8 +123,8 @@ class Relay {
         return this.task(payload.value);
       case 'message':
         return this.message(payload.value);
-      case 'statusUpdate':
-        await this.link(payload.value.taskId, payload.value.contextId);
+      case 'statusUpdate': {
+        const linked = this.link(payload.value.taskId, payload.value.contextId);
         this.ensureStarted();
         this.bus.publish(
           AgentEvent.statusUpdate({
@@ -137,9 +137,10 @@ class Relay {
             },
           }),
         );
-        return;
-      case 'artifactUpdate':
-        await this.link(payload.value.taskId, payload.value.contextId);
+        return linked;
+      }
+      case 'artifactUpdate': {
+        const linked = this.link(payload.value.taskId, payload.value.contextId);
         this.ensureStarted();
         this.bus.publish(
           AgentEvent.artifactUpdate({
@@ -148,7 +149,8 @@ class Relay {
             contextId: this.context.contextId,
           }),
         );
-        return;
+        return linked;
+      }
       default:
         return;
     }
@@ -156,8 +158,11 @@ class Relay {
 
   async task(task: Task): Promise<void> {
     // A task that is over can be neither continued nor cancelled: only its context is worth a link.
-    if (isTerminal(task.status?.state)) await this.linkContext(task.contextId);
-    else await this.link(task.id, task.contextId);
+    // The links are sent with the task's record, whose write (issued after them, on the same
+    // connection) the answer waits for: one write to the store instead of one each.
+    const linked = isTerminal(task.status?.state)
+      ? this.linkContext(task.contextId)
+      : this.link(task.id, task.contextId);
     this.started = true;
     this.bus.publish(
       AgentEvent.task({
@@ -168,6 +173,7 @@ class Relay {
         status: task.status && { ...task.status, message: task.status.message && this.local(task.status.message) },
       }),
     );
+    await linked;
   }
 
   async message(message: Message): Promise<void> {
@@ -227,13 +233,15 @@ class Relay {
     );
   }
 
+  /** Both links, sent together. */
   private async link(remoteTaskId: string, remoteContextId: string): Promise<void> {
     if (!remoteTaskId) return;
+    const writes = [this.linkContext(remoteContextId)];
     if (this.linkedTask?.remoteTaskId !== remoteTaskId || this.linkedTask.remoteContextId !== remoteContextId) {
       this.linkedTask = { remoteTaskId, remoteContextId, contextId: this.context.contextId };
-      await this.threads.linkTask(this.agentId, this.context.taskId, this.linkedTask);
+      writes.push(this.threads.linkTask(this.agentId, this.context.taskId, this.linkedTask));
     }
-    await this.linkContext(remoteContextId);
+    await Promise.all(writes);
   }
 
   private async linkContext(remoteContextId: string): Promise<void> {
