@@ -51,7 +51,8 @@ export class RemoteAgentExecutor implements AgentExecutor {
       const client = await this.client();
       if (!this.streaming || !(await this.streamed(client, request, relay))) {
         const result = await client.sendMessage(request);
-        await (isMessage(result) ? relay.message(result) : relay.task(result));
+        if (isMessage(result)) await relay.message(result);
+        else relay.task(result);
       }
     } catch (error) {
       // A failed task, saying why in words and in its metadata; its caller need not learn where
@@ -120,7 +121,8 @@ class Relay {
     const payload = event.payload;
     switch (payload?.$case) {
       case 'task':
-        return this.task(payload.value);
+        this.task(payload.value);
+        return;
       case 'message':
         return this.message(payload.value);
       case 'statusUpdate': {
@@ -156,10 +158,11 @@ class Relay {
     }
   }
 
-  async task(task: Task): Promise<void> {
+  task(task: Task): void {
     // A task that is over can be neither continued nor cancelled: only its context is worth a link.
-    // The links are sent with the task's record, whose write (issued after them, on the same
-    // connection) the answer waits for: one write to the store instead of one each.
+    // The links are not waited for: they go to the store with the write that follows them on the
+    // same connection and that the answer waits for - the task's record, or the orchestrator's
+    // conversation - one write instead of one each (a failed link is logged by AgentThreads).
     const linked = isTerminal(task.status?.state)
       ? this.linkContext(task.contextId)
       : this.link(task.id, task.contextId);
@@ -173,7 +176,7 @@ class Relay {
         status: task.status && { ...task.status, message: task.status.message && this.local(task.status.message) },
       }),
     );
-    await linked;
+    void linked;
   }
 
   async message(message: Message): Promise<void> {
