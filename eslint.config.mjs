@@ -3,7 +3,7 @@ import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', '.scratch/', 'eslint.config.mjs'] },
+  { ignores: ['dist/', 'console/dist/', 'node_modules/', 'data/', 'coverage/', '.scratch/', 'eslint.config.mjs'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
