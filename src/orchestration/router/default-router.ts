@@ -115,7 +115,7 @@ export class DefaultRouter {
     return text.replace(/[\p{L}\p{N}]+/gu, (word) => {
       const [term] = terms(word);
       if (term === undefined || this.postings.has(term)) return word;
-      const corrected = this.typos.correct(term, word.length);
+      const corrected = this.typos.correct(term, word);
       return corrected ? (this.spelling.get(corrected) ?? corrected) : word;
     });
   }
@@ -219,7 +219,7 @@ export class DefaultRouter {
     // A word no card has may be a typo of one that some card has ("paly" → "play").
     const weighted = new Map<string, number>();
     for (const { word, term } of termsOfWords(text)) {
-      const corrected = this.postings.has(term) ? undefined : this.typos.correct(term, word.length);
+      const corrected = this.postings.has(term) ? undefined : this.typos.correct(term, word);
       const [key, factor] = corrected ? [corrected, TYPO_WEIGHT] : [term, 1];
       weighted.set(key, Math.max(weighted.get(key) ?? 0, factor));
     }

@@ -28,7 +28,7 @@ describe('TypoCorrector', () => {
   const corrector = new TypoCorrector(vocabulary, (term) => (shared.has(term) ? 0.5 : 1));
 
   it('judges a stem by the word it was stemmed from', () => {
-    expect(corrector.correct(stem('wether'), 'wether'.length)).toBe('weath');
+    expect(corrector.correct(stem('wether'), 'wether')).toBe('weath');
   });
 
   it.each([
@@ -46,6 +46,12 @@ describe('TypoCorrector', () => {
     expect(corrector.correct('jaz')).toBeUndefined();
     expect(corrector.correct('2024')).toBeUndefined();
     expect(corrector.correct('electricity')).toBeUndefined();
+  });
+
+  it('leaves a common English word as it is, however close to a card word ("flight" is not "light")', () => {
+    expect(corrector.correct('flight')).toBeUndefined();
+    expect(corrector.correct(stem('flights'), 'flights')).toBeUndefined();
+    expect(corrector.correct('lihgt')).toBe('light');
   });
 
   it('corrects four-letter words only by a swap of neighbours ("bill" is not "fill")', () => {

@@ -1,3 +1,5 @@
+import { isCommonWord } from './common-words';
+
 /** Shortest word a typo is looked for in. */
 const MIN_TYPO_LENGTH = 4;
 /**
@@ -65,15 +67,16 @@ export class TypoCorrector {
 
   /**
    * The vocabulary term `word` is most likely a typo of, if any (undefined for a known or too
-   * short word). `spelt`: how long the word was as written, when `word` is its stem.
+   * short word, or one that is a common English word as written). `spelt`: the word as written,
+   * when `word` is its stem.
    */
-  correct(word: string, spelt = word.length): string | undefined {
-    if (word.length < MIN_TYPO_LENGTH || /\d/.test(word)) return undefined;
+  correct(word: string, spelt = word): string | undefined {
+    if (word.length < MIN_TYPO_LENGTH || /\d/.test(word) || isCommonWord(spelt)) return undefined;
     let best: string | undefined;
     for (const key of [word, ...deletions(word)]) {
       for (const term of this.index.get(key) ?? []) {
         if (term === word || !isOneEditApart(word, term)) continue;
-        if (spelt < MIN_ANY_EDIT_LENGTH && !isSwap(word, term)) continue;
+        if (spelt.length < MIN_ANY_EDIT_LENGTH && !isSwap(word, term)) continue;
         if (!best || this.rarity(term) > this.rarity(best)) best = term;
       }
     }
