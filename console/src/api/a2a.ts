@@ -1,4 +1,4 @@
-import { rpcId } from './json-rpc';
+import { rpc, rpcId } from './json-rpc';
 import { postEventStream } from './sse';
 
 /** A2A v0.3 over JSON-RPC, as the hub's agents speak it (no A2A-Version header: the v0.3 wire format). */
@@ -85,6 +85,22 @@ export class A2aError extends Error {
   }
 }
 
+function userMessage(text: string, ids: { contextId?: string; taskId?: string }): A2aMessage {
+  const message: A2aMessage = { kind: 'message', messageId: uuid(), role: 'user', parts: [{ kind: 'text', text }] };
+  if (ids.contextId) message.contextId = ids.contextId;
+  if (ids.taskId) message.taskId = ids.taskId;
+  return message;
+}
+
+/**
+ * `message/send`: the answer in one reply (the Task or Message). Used to continue a task: the
+ * SDK's stream handler wants a Task as a stream's first event, while an agent continuing its task
+ * (the orchestrator among them) starts with a status update.
+ */
+export function sendMessage(endpoint: string, text: string, ids: { contextId?: string; taskId?: string }) {
+  return rpc<StreamEvent>(endpoint, 'message/send', { message: userMessage(text, ids) });
+}
+
 /** `message/stream`: yields each event of the answer; contextId and taskId continue a conversation or task. */
 export async function* streamMessage(
   endpoint: string,
@@ -92,10 +108,7 @@ export async function* streamMessage(
   ids: { contextId?: string; taskId?: string },
   signal?: AbortSignal,
 ): AsyncGenerator<StreamEvent> {
-  const message: A2aMessage = { kind: 'message', messageId: uuid(), role: 'user', parts: [{ kind: 'text', text }] };
-  if (ids.contextId) message.contextId = ids.contextId;
-  if (ids.taskId) message.taskId = ids.taskId;
-  const body = { jsonrpc: '2.0', id: rpcId(), method: 'message/stream', params: { message } };
+  const body = { jsonrpc: '2.0', id: rpcId(), method: 'message/stream', params: { message: userMessage(text, ids) } };
   for await (const event of postEventStream(endpoint, body, signal)) {
     const reply = JSON.parse(event.data) as {
       result?: StreamEvent;

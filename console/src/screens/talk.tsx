@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { streamMessage } from '../api/a2a';
+import { sendMessage, streamMessage } from '../api/a2a';
 import { agentIdOf, listCards } from '../api/agents';
 import { decisionFor } from '../api/routing-log';
 import { hasScope } from '../screens';
@@ -56,11 +56,13 @@ export function TalkScreen({ scopes }: { scopes: string[] }) {
     setTurns((all) => [...all, started]);
     let turn = started;
     try {
-      for await (const event of streamMessage(endpointOf(agent), message, { contextId, taskId })) {
-        turn = applyEvent(turn, event);
-        const current = turn;
-        update(id, () => current);
-      }
+      if (taskId) turn = applyEvent(turn, await sendMessage(endpointOf(agent), message, { contextId, taskId }));
+      else
+        for await (const event of streamMessage(endpointOf(agent), message, { contextId })) {
+          turn = applyEvent(turn, event);
+          const current = turn;
+          update(id, () => current);
+        }
     } catch (e) {
       turn = { ...turn, error: (e as Error).message };
     }
