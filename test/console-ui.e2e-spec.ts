@@ -298,6 +298,26 @@ if (!chromiumPresent && browserRequired) {
       await screenshot('06-talk-answered');
     });
 
+    it('talks to one agent directly, showing its task state and artifacts from the stream', async () => {
+      await page.getByLabel('Talk to').selectOption('lights');
+      expect(
+        await main()
+          .getByText(/^New conversation$/)
+          .count(),
+      ).toBe(1);
+      await page.getByLabel('Message').fill('dim the hall lights');
+      await page.getByRole('button', { name: 'Send' }).click();
+      const answer = main().getByRole('article', { name: 'Answer from lights' });
+      await answer.getByText('Done: dim the hall lights').waitFor();
+      const text = await answer.innerText();
+      expect(text).toContain('completed');
+      expect(text).toMatch(/Artifacts\s+result: Lights: dim the hall lights/);
+      // Only the orchestrator's answers have a routing decision.
+      expect(await main().getByRole('complementary', { name: 'Routing decision' }).count()).toBe(0);
+      await expectAccessible('talk (agent)');
+      await screenshot('07-talk-agent');
+    });
+
     it('shows the routing log, filtered by agent, each entry opening its details', async () => {
       await open('Routing log');
       const table = main().getByRole('table', { name: 'Routing decisions, newest first' });
@@ -317,7 +337,7 @@ if (!chromiumPresent && browserRequired) {
       expect(await details.getAttribute('open')).not.toBeNull();
       expect(await details.innerText()).toMatch(/Confidence[\s\S]*Reasoning[\s\S]*Router/);
       await expectAccessible('routing log');
-      await screenshot('07-routing-log');
+      await screenshot('08-routing-log');
     });
 
     it('creates a task tree and watches it complete, live', async () => {
@@ -333,7 +353,7 @@ if (!chromiumPresent && browserRequired) {
       const events = await tree.locator('details summary').innerText();
       expect(events).toMatch(/Events \(\d+\)/);
       await expectAccessible('task trees');
-      await screenshot('08-task-tree');
+      await screenshot('09-task-tree');
 
       // The hub agrees: the whole tree completed.
       const listed = await t
@@ -356,7 +376,7 @@ if (!chromiumPresent && browserRequired) {
         await main().getByRole('heading', { level: 2, name: part, exact: true }).waitFor();
       expect(await main().getByText(/^Hub /).innerText()).toMatch(/Hub (ok|degraded)/);
       await expectAccessible('health');
-      await screenshot('09-health');
+      await screenshot('10-health');
     });
 
     let narrowKey = '';
@@ -373,7 +393,7 @@ if (!chromiumPresent && browserRequired) {
       const system = await t.http().get('/api/system').set('X-Api-Key', narrowKey).expect(200);
       expect(system.body.caller).toMatchObject({ key_name: 'kitchen-tablet', scopes: ['agents:read', 'messages'] });
       await expectAccessible('keys (new key)');
-      await screenshot('10-keys-created');
+      await screenshot('11-keys-created');
 
       await page.getByRole('button', { name: 'I have stored it' }).click();
       await once.waitFor({ state: 'detached' });
@@ -390,7 +410,7 @@ if (!chromiumPresent && browserRequired) {
       await row.getByRole('button', { name: 'Confirm revoke console-operator' }).click();
       await page.getByRole('heading', { level: 1, name: 'Sign in to Switchboard' }).waitFor();
       expect(await page.getByText('Your session has ended').count()).toBe(1);
-      await screenshot('11-signed-out');
+      await screenshot('12-signed-out');
       const keys = await t.http().get('/api/keys').set('X-Api-Key', TEST_ADMIN_KEY).expect(200);
       expect((keys.body as { name: string; status: string }[]).find((k) => k.name === 'console-operator')?.status).toBe(
         'revoked',

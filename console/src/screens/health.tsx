@@ -69,16 +69,26 @@ export function HealthScreen() {
   );
 }
 
+const isPlain = (v: unknown) => v === null || typeof v !== 'object';
+
+/** A part's plain fields, and those of its objects one level down ("embeddings state"); deeper ones as JSON. */
 function Part({ name, value }: { name: string; value: Record<string, unknown> }) {
-  const simple = Object.entries(value ?? {}).filter(([, v]) => v === null || typeof v !== 'object');
-  const nested = Object.entries(value ?? {}).filter(([, v]) => v !== null && typeof v === 'object');
+  const simple: [string, unknown][] = [];
+  const nested: [string, unknown][] = [];
+  for (const [k, v] of Object.entries(value ?? {})) {
+    if (isPlain(v)) simple.push([k, v]);
+    else if (Array.isArray(v)) simple.push([k, v.length ? v.join(', ') : 'none']);
+    else
+      for (const [k2, v2] of Object.entries(v as Record<string, unknown>))
+        (isPlain(v2) ? simple : nested).push([`${k} ${k2}`, v2]);
+  }
   return (
     <Section title={name[0].toUpperCase() + name.slice(1)} id={`health-${name}`}>
       <dl class="facts">
         {simple.map(([k, v]) => (
           <Fragment key={k}>
             <dt>{k}</dt>
-            <dd>{k === 'status' || k === 'state' ? <Badge value={String(v)} /> : String(v)}</dd>
+            <dd>{/(^| )(status|state)$/.test(k) ? <Badge value={String(v)} /> : String(v)}</dd>
           </Fragment>
         ))}
       </dl>
