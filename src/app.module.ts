@@ -19,6 +19,7 @@ import { RedisModule } from './platform/redis/redis.module';
 import { SystemModule } from './platform/system/system.module';
 import { OrchestrationModule } from './orchestration/orchestration.module';
 import { CommerceModule } from './commerce/commerce.module';
+import { ConsoleModule } from './console/console.module';
 import { DiagnosticsModule } from './diagnostics/diagnostics.module';
 import { McpModule } from './mcp/mcp.module';
 import { RegistryModule } from './registry/registry.module';
@@ -47,6 +48,7 @@ import { TaskHostModule } from './task-host/task-host.module';
     CommerceModule,
     McpModule,
     DiagnosticsModule,
+    ConsoleModule,
   ],
   providers: [
     { provide: APP_FILTER, useClass: AllExceptionsFilter },

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiKeyService } from '../platform/auth/api-key.service';
-import { keyFromHeaders } from '../platform/auth/presented-key';
+import { PresentedCredentials } from '../platform/auth/presented-credentials';
 import type { Principal } from '../platform/auth/principal';
 import { attachRequestPrincipal } from '../platform/auth/principal-holder';
 import { conversationTracker, RateLimiter } from '../platform/rate-limit/rate-limiter';
@@ -20,20 +20,27 @@ export class A2aGate {
     private readonly keys: ApiKeyService,
     private readonly limiter: RateLimiter,
     private readonly host: AgentHost,
+    private readonly credentials: PresentedCredentials,
   ) {}
 
   /** The caller, admitted to `agentId`; `res`, when given, gets the rate-limit headers. */
   async admit(key: string | undefined, agentId: string, res?: Response): Promise<Principal> {
-    const principal = await this.keys.authorize(key, ['messages']);
-    this.host.require(agentId);
-    await this.limiter.consumeForHttp('conversation', conversationTracker(principal.keyId, agentId), res);
+    return this.admitted(await this.keys.authorize(key, ['messages']), agentId, res);
+  }
+
+  /**
+   * `admit` for an HTTP request: its API key header or console session (PresentedCredentials); the
+   * caller is attached to it for the SDK.
+   */
+  async admitHttp(req: Request, res: Response, agentId: string): Promise<Principal> {
+    const principal = await this.admitted(await this.credentials.authorize(req, ['messages'], res), agentId, res);
+    attachRequestPrincipal(req, principal);
     return principal;
   }
 
-  /** `admit` for an HTTP request: the key from its headers; the caller is attached to it for the SDK. */
-  async admitHttp(req: Request, res: Response, agentId: string): Promise<Principal> {
-    const principal = await this.admit(keyFromHeaders(req.headers), agentId, res);
-    attachRequestPrincipal(req, principal);
+  private async admitted(principal: Principal, agentId: string, res?: Response): Promise<Principal> {
+    this.host.require(agentId);
+    await this.limiter.consumeForHttp('conversation', conversationTracker(principal.keyId, agentId), res);
     return principal;
   }
 }

@@ -38,6 +38,7 @@ interface CacheEntry {
 export class ApiKeyService implements OnModuleInit, OnModuleDestroy, BeforeApplicationShutdown {
   private readonly logger = new Logger('ApiKeys');
   private readonly cache = new Map<string, CacheEntry>();
+  private readonly byId = new Map<string, CacheEntry>();
   private readonly unknown = new Map<string, number>();
   private readonly lastTouched = new Map<string, number>();
   private readonly pendingTouches = new Set<Promise<void>>();
@@ -49,7 +50,7 @@ export class ApiKeyService implements OnModuleInit, OnModuleDestroy, BeforeAppli
   ) {}
 
   async onModuleInit(): Promise<void> {
-    this.revocations = await this.events.subscribe(REVOKED_CHANNEL, () => this.cache.clear());
+    this.revocations = await this.events.subscribe(REVOKED_CHANNEL, () => this.forgetAll());
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -82,14 +83,7 @@ export class ApiKeyService implements OnModuleInit, OnModuleDestroy, BeforeAppli
         'An API key is required: send it as X-Api-Key or Authorization: Bearer',
       );
     }
-    const principal = await this.authenticate(key);
-    const missing = required.filter((scope) => !principal.has(scope));
-    if (missing.length > 0) {
-      throw new DomainError(ErrorCode.FORBIDDEN, `This API key lacks the scope ${missing.join(', ')}`, {
-        details: { required, missing },
-      });
-    }
-    return principal;
+    return requireScopes(await this.authenticate(key), required);
   }
 
   /** The caller behind `key`; UNAUTHENTICATED if it is unknown, revoked or expired. */
@@ -113,6 +107,31 @@ export class ApiKeyService implements OnModuleInit, OnModuleDestroy, BeforeAppli
     return entry.principal;
   }
 
+  /**
+   * The caller behind the key with this id (a console session's key), cached like `authenticate`;
+   * UNAUTHENTICATED if it is unknown, revoked or expired.
+   */
+  async authenticateId(id: string): Promise<Principal> {
+    const now = Date.now();
+    let entry = this.byId.get(id);
+    if (!entry || now - entry.cachedAt > CACHE_TTL_MS) {
+      const found = await this.keys.findById(id);
+      entry = {
+        principal:
+          found && !found.revokedAt
+            ? new Principal(found.id, found.name, found.owner, found.scopes.filter(isScope))
+            : null,
+        expiresAt: found?.expiresAt ?? null,
+        cachedAt: now,
+      };
+      if (this.byId.size >= CACHE_MAX_ENTRIES) this.byId.delete(this.byId.keys().next().value!);
+      this.byId.set(id, entry);
+    }
+    if (!entry.principal || (entry.expiresAt && entry.expiresAt.getTime() <= now)) throw invalidKey();
+    this.touch(entry.principal.keyId, now);
+    return entry.principal;
+  }
+
   async list(): Promise<ApiKeyResponse[]> {
     const now = new Date();
     return (await this.keys.list()).map((k) => ApiKeyResponse.from(k, now));
@@ -128,7 +147,7 @@ export class ApiKeyService implements OnModuleInit, OnModuleDestroy, BeforeAppli
   async revoke(id: string): Promise<ApiKeyResponse> {
     if (!(await this.keys.findById(id))) throw DomainError.notFound('API key', id);
     await this.keys.revoke(id, new Date());
-    this.cache.clear();
+    this.forgetAll();
     await this.events.publish(REVOKED_CHANNEL, { id }).catch((error: Error) => {
       this.logger.warn(`Could not tell other replicas about the revocation (they notice within 5 s): ${error.message}`);
     });
@@ -195,6 +214,11 @@ export class ApiKeyService implements OnModuleInit, OnModuleDestroy, BeforeAppli
     };
   }
 
+  private forgetAll(): void {
+    this.cache.clear();
+    this.byId.clear();
+  }
+
   private remember(hash: string, entry: CacheEntry): void {
     if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(hash, entry);
@@ -214,4 +238,15 @@ export class ApiKeyService implements OnModuleInit, OnModuleDestroy, BeforeAppli
 
 function invalidKey(): DomainError {
   return new DomainError(ErrorCode.UNAUTHENTICATED, 'Invalid API key: it is unknown, expired or revoked');
+}
+
+/** `principal`, if it holds every required scope (admin holds all); FORBIDDEN naming the missing ones. */
+export function requireScopes(principal: Principal, required: readonly Scope[]): Principal {
+  const missing = required.filter((scope) => !principal.has(scope));
+  if (missing.length > 0) {
+    throw new DomainError(ErrorCode.FORBIDDEN, `This API key lacks the scope ${missing.join(', ')}`, {
+      details: { required, missing },
+    });
+  }
+  return principal;
 }

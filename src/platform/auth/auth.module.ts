@@ -5,13 +5,14 @@ import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeyService } from './api-key.service';
 import { ApiKeysController } from './api-keys.controller';
 import { AuthCoreModule } from './auth-core.module';
+import { ConsoleAuthModule } from './console-auth.module';
 
 /**
  * API-key authentication for the server: the global guard, the admin REST endpoints and the
  * first-start admin key. The rate-limit guard is registered after this one (see AppModule).
  */
 @Module({
-  imports: [AuthCoreModule],
+  imports: [AuthCoreModule, ConsoleAuthModule],
   controllers: [ApiKeysController],
   providers: [{ provide: APP_GUARD, useClass: ApiKeyGuard }],
   exports: [AuthCoreModule],

@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
+import { PROJECT_ROOT } from '../../paths';
 import { EnvironmentVariables, LogLevel } from './environment';
 
 /** What a JSON document may hold, checked before it is parsed (see platform/http/json-limits). */
@@ -46,6 +47,8 @@ export class AppConfig {
   readonly registry: { healthCheckIntervalSeconds: number; remoteAgentTimeoutMs: number };
   readonly secretsKey?: string;
   readonly tasks: { concurrency: number; maxTreesPerReplica: number; leaseMs: number; pollIntervalMs: number };
+  /** The operator console: how long a sign-in lasts, and where its built files are. */
+  readonly console: { sessionTtlMinutes: number; distDir: string };
   readonly mcp: {
     requestTimeoutMs: number;
     sessionIdleSeconds: number;
@@ -135,6 +138,12 @@ export class AppConfig {
       maxTreesPerReplica: env.TASK_MAX_TREES_PER_REPLICA,
       leaseMs: env.TASK_LEASE_MS,
       pollIntervalMs: env.TASK_POLL_INTERVAL_MS,
+    };
+    this.console = {
+      sessionTtlMinutes: env.CONSOLE_SESSION_TTL_MINUTES,
+      distDir: env.CONSOLE_DIST_DIR
+        ? resolve(process.cwd(), env.CONSOLE_DIST_DIR)
+        : resolve(PROJECT_ROOT, 'console', 'dist'),
     };
     this.mcp = {
       requestTimeoutMs: env.MCP_REQUEST_TIMEOUT_MS,

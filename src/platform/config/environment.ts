@@ -417,6 +417,19 @@ export class EnvironmentVariables {
   @Max(86_400)
   MCP_SESSION_IDLE_SECONDS = 1_800;
 
+  /** How long a console sign-in lasts (minutes); signing out or revoking the key ends it sooner. */
+  @EnvInt()
+  @IsInt()
+  @Min(5)
+  @Max(30 * 1_440)
+  CONSOLE_SESSION_TTL_MINUTES = 720;
+
+  /** Where the built console is served from; unset: console/dist in the repository. For tests and ops. */
+  @EmptyAsUnset()
+  @IsOptional()
+  @IsString()
+  CONSOLE_DIST_DIR?: string;
+
   /** Base64 of 32 random bytes; encrypts stored secrets. Unset: a key file in DATA_DIR. */
   @EmptyAsUnset()
   @IsOptional()

@@ -4,9 +4,8 @@ import { STATUS_CODES } from 'node:http';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
-import { ApiKeyService } from '../../platform/auth/api-key.service';
 import type { Principal } from '../../platform/auth/principal';
-import { keyFromHeaders } from '../../platform/auth/presented-key';
+import { PresentedCredentials } from '../../platform/auth/presented-credentials';
 import { DomainError } from '../../platform/errors/domain-error';
 import { httpStatusFor } from '../../platform/errors/http-error.mapping';
 import { toDomainError } from '../../platform/errors/to-domain-error';
@@ -27,7 +26,8 @@ type ClientMessage = { action?: unknown; root_task_id?: unknown; task_id?: unkno
 
 /**
  * Task-tree events over WebSocket at /tasks/ws: the same `{event, data}` messages as the SSE
- * stream. Authenticate the upgrade with `X-Api-Key` or `Authorization: Bearer` (scope `tasks`),
+ * stream. Authenticate the upgrade with `X-Api-Key` or `Authorization: Bearer` (scope `tasks`), or
+ * from the console's own page with its session cookie,
  * then send `{"action": "subscribe", "root_task_id": "…"}` (any task of the tree will do) and
  * `{"action": "unsubscribe", …}`; `?root_task_id=` subscribes at connect. Every execution of the
  * tree is reported until the subscription ends. Errors come as `{"event": "error", "data": {code,
@@ -41,7 +41,7 @@ export class TaskEventsGateway implements OnApplicationBootstrap, BeforeApplicat
 
   constructor(
     private readonly adapter: HttpAdapterHost,
-    private readonly keys: ApiKeyService,
+    private readonly credentials: PresentedCredentials,
     private readonly trees: TaskTreeService,
     private readonly streams: TaskEventStreams,
     private readonly limiter: RateLimiter,
@@ -68,7 +68,7 @@ export class TaskEventsGateway implements OnApplicationBootstrap, BeforeApplicat
   private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     let principal: Principal;
     try {
-      principal = await this.keys.authorize(keyFromHeaders(req.headers), ['tasks']);
+      principal = await this.credentials.authorize(req, ['tasks']);
       // A connection counts as a task-tree call, as opening the SSE stream (tasks.watch) does.
       await this.limiter.consume('tasks', principal.keyId);
     } catch (error) {

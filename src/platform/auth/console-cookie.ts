@@ -1,0 +1,56 @@
+import type { CookieOptions, Response } from 'express';
+import type { IncomingMessage } from 'node:http';
+
+/** The console's session cookie: HttpOnly, SameSite=Strict, Path=/, Secure over https. */
+export const CONSOLE_COOKIE = 'sb_console';
+/** The header every write signed in by the cookie must carry: the session's CSRF token. */
+export const CSRF_HEADER = 'x-csrf-token';
+
+/** The session id in the request's `sb_console` cookie, if any. */
+export function sessionIdOf(req: IncomingMessage): string | undefined {
+  const header = req.headers.cookie;
+  if (typeof header !== 'string' || !header) return undefined;
+  const value = readCookie(header, CONSOLE_COOKIE);
+  return value ? value : undefined;
+}
+
+/**
+ * Whether the request came over https: directly (TLS on the socket), or - with TRUST_PROXY -
+ * as the proxy's `X-Forwarded-Proto` says.
+ */
+export function cameOverHttps(req: IncomingMessage, trustProxy: boolean): boolean {
+  if ((req.socket as { encrypted?: boolean } | undefined)?.encrypted) return true;
+  if (!trustProxy) return false;
+  const forwarded = req.headers['x-forwarded-proto'];
+  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim().toLowerCase();
+  return first === 'https';
+}
+
+/** Sets the session cookie (express serializes it: Max-Age and Expires). */
+export function setSessionCookie(res: Response, id: string, maxAgeSeconds: number, secure: boolean): void {
+  res.cookie(CONSOLE_COOKIE, id, { ...attributes(secure), maxAge: maxAgeSeconds * 1000 });
+}
+
+/** Tells the browser to forget the session cookie. */
+export function clearSessionCookie(res: Response, secure: boolean): void {
+  if (!res.headersSent) res.clearCookie(CONSOLE_COOKIE, attributes(secure));
+}
+
+function attributes(secure: boolean): CookieOptions {
+  return { httpOnly: true, sameSite: 'strict', path: '/', secure };
+}
+
+/**
+ * One cookie's value from a `Cookie` header (RFC 6265 `name=value; ...`, the first one of that
+ * name wins, surrounding quotes dropped). The `cookie` package 2.x is ESM-only and cannot be
+ * loaded by this CommonJS build, hence this reader; express writes the cookie.
+ */
+export function readCookie(header: string, name: string): string | undefined {
+  for (const pair of header.split(';')) {
+    const eq = pair.indexOf('=');
+    if (eq < 0 || pair.slice(0, eq).trim() !== name) continue;
+    const value = pair.slice(eq + 1).trim();
+    return value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
+  }
+  return undefined;
+}
