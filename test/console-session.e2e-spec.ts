@@ -1,3 +1,4 @@
+import WebSocket from 'ws';
 import { storageKey } from '../src/platform/auth/console-sessions';
 import { KeyValueStore } from '../src/platform/kv/key-value-store';
 import { RemoteAgent, startLightsAgent } from './support/remote-agents';
@@ -170,6 +171,40 @@ describe('Console sessions (e2e)', () => {
     expect(res.body.error).toBeUndefined();
     expect(res.body.result).toBeDefined();
     expect(JSON.stringify(res.body.result)).toMatch(/kitchen/i);
+  });
+
+  it('calls the task-tree API with the cookie and the CSRF token', async () => {
+    const { cookie, csrf } = await signIn(TEST_ADMIN_KEY);
+    const body = { jsonrpc: '2.0', id: 3, method: 'tasks.list', params: {} };
+    const refused = await t.http().post('/tasks').set('Cookie', cookie.pair).send(body);
+    expect(refused.status).toBe(403);
+    const res = await t
+      .http()
+      .post('/tasks')
+      .set('Cookie', cookie.pair)
+      .set('X-CSRF-Token', csrf)
+      .send(body)
+      .expect(200);
+    expect(res.body).toMatchObject({ jsonrpc: '2.0', id: 3, result: expect.anything() });
+  });
+
+  it('opens the task WebSocket with the cookie from the hub itself, never from another origin', async () => {
+    const { cookie } = await signIn(TEST_ADMIN_KEY);
+    const host = new URL(t.baseUrl).host;
+    const open = (headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        const socket = new WebSocket(`${t.baseUrl.replace('http', 'ws')}/tasks/ws`, { headers });
+        socket.once('open', () => {
+          socket.close();
+          resolve(101);
+        });
+        socket.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+        socket.once('error', reject);
+      });
+    expect(await open({ Cookie: cookie.pair, Origin: `http://${host}` })).toBe(101);
+    expect(await open({ Cookie: cookie.pair, Origin: 'https://evil.example' })).toBe(403);
+    expect(await open({ Cookie: cookie.pair })).toBe(403);
+    expect(await open({ Cookie: 'sb_console=made-up', Origin: `http://${host}` })).toBe(401);
   });
 
   it('revoking the key signs its console out: 401 and the cookie cleared', async () => {
