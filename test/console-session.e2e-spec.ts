@@ -251,3 +251,24 @@ describe('Console sessions (e2e)', () => {
     expect(JSON.parse(stored!.value)).toMatchObject({ keyId: expect.any(String), scopes: ['admin'] });
   });
 });
+
+describe('Console sign-in rate limit (e2e)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_REGISTRY_PER_MIN: '2' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('counts sign-ins by address against the registry limit: 429 with Retry-After past it', async () => {
+    const attempt = (apiKey: string) => t.http().post('/api/console/session').send({ api_key: apiKey });
+    expect((await attempt('sbk_AAAAAAAA_wrong-wrong-wrong-wrong-wrong-wrong-00')).status).toBe(401);
+    const ok = await attempt(TEST_ADMIN_KEY).expect(201);
+    expect(ok.headers['x-ratelimit-limit']).toBe('2');
+    const refused = await attempt(TEST_ADMIN_KEY).expect(429);
+    expect(refused.body).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+    expect(refused.headers['set-cookie']).toBeUndefined();
+  });
+});
