@@ -4,11 +4,15 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY console/package.json ./console/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY proto ./proto
 COPY src ./src
 RUN npx nest build
+# The operator console (an npm workspace): static files served at /console.
+COPY console ./console
+RUN npm run build:console
 
 # ---- runtime: production dependencies only, non-root ----
 FROM node:20-bookworm-slim AS runtime
@@ -18,8 +22,10 @@ ENV NODE_ENV=production \
     DATA_DIR=/data
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY console/package.json ./console/
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/console/dist ./console/dist
 COPY proto ./proto
 # DATA_DIR holds the embedded database when DATABASE_URL is not set.
 RUN mkdir -p /data && chown node:node /data
