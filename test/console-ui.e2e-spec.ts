@@ -371,6 +371,29 @@ if (!chromiumPresent && browserRequired) {
       expect(root?.status).toBe('completed');
     });
 
+    it('follows a tree started elsewhere live when it is opened', async () => {
+      const rpc = (method: string, params: unknown) =>
+        t
+          .http()
+          .post('/tasks')
+          .set('X-Api-Key', operatorKey)
+          .send({ jsonrpc: '2.0', id: 1, method, params })
+          .expect(200)
+          .then((res) => res.body.result as { id: string });
+      const created = await rpc('tasks.create', [
+        { name: 'api-started' },
+        { name: 'slow', parent_id: 'api-started', schemas: { method: 'sleep' }, inputs: { ms: 4000 } },
+      ]);
+      await rpc('tasks.execute', { task_id: created.id });
+      await open('Health');
+      await open('Task trees');
+      await main().getByRole('button', { name: 'Open api-started' }).click();
+      const tree = main().getByRole('region', { name: 'Tree api-started' });
+      await tree.getByText('Running…').waitFor();
+      await tree.getByText('Tree finished: completed.').waitFor({ timeout: 30_000 });
+      await tree.locator('li[data-task="slow"] > .task-line').getByText('completed').waitFor();
+    });
+
     it('shows the health report at a glance', async () => {
       await open('Health');
       await main().getByRole('heading', { name: 'Overall' }).waitFor();

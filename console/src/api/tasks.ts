@@ -49,17 +49,20 @@ export const cancelTree = (taskId: string) =>
 export const copyTree = (taskId: string) =>
   rpc<{ copied_task_id: string }>(PATH, 'tasks.copy', { task_id: taskId, copy_children: true });
 
-/** `tasks.execute` with `use_streaming`: the envelope first, then the tree's events until `final`. */
-export async function* executeTree(taskId: string, signal?: AbortSignal): AsyncGenerator<TaskEvent> {
-  const body = {
-    jsonrpc: '2.0',
-    id: rpcId(),
-    method: 'tasks.execute',
-    params: { task_id: taskId, use_streaming: true },
-  };
+/** Reads a `tasks.*` event stream: the JSON-RPC envelope first, then `{event, data}` until `final`. */
+async function* taskEvents(method: string, params: unknown, signal?: AbortSignal): AsyncGenerator<TaskEvent> {
+  const body = { jsonrpc: '2.0', id: rpcId(), method, params };
   for await (const event of postEventStream(PATH, body, signal)) {
     const parsed = JSON.parse(event.data) as Partial<TaskEvent> & { error?: { message: string; code: number } };
     if (parsed.error) throw new Error(`${parsed.error.message} (${parsed.error.code})`);
     if (parsed.event && parsed.data) yield parsed as TaskEvent;
   }
 }
+
+/** `tasks.execute` with `use_streaming`: runs the tree and streams its events. */
+export const executeTree = (taskId: string, signal?: AbortSignal) =>
+  taskEvents('tasks.execute', { task_id: taskId, use_streaming: true }, signal);
+
+/** `tasks.watch`: the events of the tree's current (or next) execution, whoever started it. */
+export const watchTree = (taskId: string, signal?: AbortSignal) =>
+  taskEvents('tasks.watch', { task_id: taskId }, signal);

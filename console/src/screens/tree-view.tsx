@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'preact/hooks';
-import { cancelTree, copyTree, executeTree, getTree, TaskEvent, TreeNode } from '../api/tasks';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { cancelTree, copyTree, executeTree, getTree, TaskEvent, TreeNode, watchTree } from '../api/tasks';
 import { Badge, ErrorText, Section } from '../ui/bits';
 
 type Live = Record<string, { status: string; progress: number; error?: string | null }>;
@@ -13,19 +13,24 @@ export function TreeView(props: { rootId: string; onChanged: () => void; onOpen:
   const [error, setError] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
 
+  const live$ = useRef<AbortController | null>(null);
+
   const reload = () =>
     getTree(props.rootId)
-      .then((t) => (setTree(t), setLive({})))
-      .catch((e: Error) => setError(e.message));
-  useEffect(() => void reload(), [props.rootId]);
+      .then((t) => (setTree(t), setLive({}), t))
+      .catch((e: Error) => (setError(e.message), null));
 
-  const execute = async () => {
+  /** Shows a stream's events as they come: each task's status and progress, then the tree as stored. */
+  const follow = async (stream: (signal: AbortSignal) => AsyncGenerator<TaskEvent>, what: string) => {
+    live$.current?.abort();
+    const control = new AbortController();
+    live$.current = control;
     setRunning(true);
     setError(null);
     setEvents([]);
-    setNote('Running…');
+    setNote(what);
     try {
-      for await (const event of executeTree(props.rootId)) {
+      for await (const event of stream(control.signal)) {
         setEvents((all) => [...all, event]);
         if (event.event === 'final') setNote(`Tree finished: ${event.data.status}.`);
         else
@@ -35,14 +40,27 @@ export function TreeView(props: { rootId: string; onChanged: () => void; onOpen:
           }));
       }
     } catch (e) {
+      if (control.signal.aborted) return;
       setError((e as Error).message);
       setNote(null);
     } finally {
-      setRunning(false);
-      await reload();
-      props.onChanged();
+      if (!control.signal.aborted) {
+        setRunning(false);
+        await reload();
+        props.onChanged();
+      }
     }
   };
+
+  // A tree already running when opened (started elsewhere) is followed live too.
+  useEffect(() => {
+    void reload().then((t) => {
+      if (t && isRunning(t)) void follow((signal) => watchTree(props.rootId, signal), 'Running…');
+    });
+    return () => live$.current?.abort();
+  }, [props.rootId]);
+
+  const execute = () => follow((signal) => executeTree(props.rootId, signal), 'Running…');
 
   const act = async (work: () => Promise<string>) => {
     setError(null);
@@ -105,6 +123,11 @@ export function TreeView(props: { rootId: string; onChanged: () => void; onOpen:
       )}
     </Section>
   );
+}
+
+/** A task of the tree is running (a parent waits, pending, while its children run). */
+function isRunning(node: TreeNode): boolean {
+  return node.task.status === 'in_progress' || node.children.some(isRunning);
 }
 
 function Node({ node, live }: { node: TreeNode; live: Live }) {
