@@ -1,3 +1,4 @@
+import { parse } from 'cookie';
 import type { CookieOptions, Response } from 'express';
 import type { IncomingMessage } from 'node:http';
 
@@ -40,17 +41,7 @@ function attributes(secure: boolean): CookieOptions {
   return { httpOnly: true, sameSite: 'strict', path: '/', secure };
 }
 
-/**
- * One cookie's value from a `Cookie` header (RFC 6265 `name=value; ...`, the first one of that
- * name wins, surrounding quotes dropped). The `cookie` package 2.x is ESM-only and cannot be
- * loaded by this CommonJS build, hence this reader; express writes the cookie.
- */
+/** One cookie's value from a `Cookie` header (the first of that name; surrounding quotes dropped). */
 export function readCookie(header: string, name: string): string | undefined {
-  for (const pair of header.split(';')) {
-    const eq = pair.indexOf('=');
-    if (eq < 0 || pair.slice(0, eq).trim() !== name) continue;
-    const value = pair.slice(eq + 1).trim();
-    return value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
-  }
-  return undefined;
+  return parse(header)[name];
 }
