@@ -237,6 +237,33 @@ describe('orchestrator (e2e)', () => {
     expect(thermostatTasks).toHaveLength(1);
   });
 
+  it('streams the answer to its own question when the client names the task, the task first', async () => {
+    const contextId = randomUUID();
+    const asked = await send('set the thermostat', contextId);
+    const taskId: string = asked.body.result.id;
+    expect(asked.body.result.status.state).toBe('input-required');
+    const body = homeAssistantBody('21 degrees please', contextId);
+    const streamed = await t
+      .http()
+      .post('/api/agents/orchestrator/v1')
+      .set('X-Api-Key', TEST_ADMIN_KEY)
+      .send({ ...body, method: 'message/stream', params: { message: { ...body.params.message, taskId } } })
+      .expect(200);
+    const events = streamed.text
+      .split('\n\n')
+      .filter((chunk) => chunk.startsWith('data:'))
+      .map((chunk) => JSON.parse(chunk.slice('data:'.length)) as { result?: Record<string, unknown>; error?: unknown });
+    expect(events.every((e) => e.error === undefined)).toBe(true);
+    expect(events[0].result).toMatchObject({ kind: 'task', id: taskId, contextId });
+    expect(events[events.length - 1].result).toMatchObject({
+      kind: 'status-update',
+      taskId,
+      final: true,
+      status: { state: 'completed' },
+      metadata: { agents_used: ['thermostat'], task_state: 'completed' },
+    });
+  });
+
   it('answers AGENT_TIMEOUT with the other agents’ answers when one misses its deadline, and cancels it', async () => {
     const res = await send('turn on the lights slow and play jazz music', randomUUID());
     expect(res.body.error).toMatchObject({

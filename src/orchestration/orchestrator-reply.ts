@@ -1,6 +1,6 @@
 import { Message, Task, TaskState } from '@a2a-js/sdk';
 import { AgentEvent, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
-import { agentTextMessage } from '../a2a/executors/agent-messages';
+import { agentTextMessage, continuedTask } from '../a2a/executors/agent-messages';
 import type { OrchestrationFailure } from './orchestration-failure';
 
 /** How the turn relates to the conversation, in an answer's `task_state` metadata. */
@@ -59,7 +59,10 @@ export class Reply {
     this.bus.publish(AgentEvent.task(task));
   }
 
+  /** The client's task moved to `state`: the task first (a stream must start with it), then the update. */
   private status(state: TaskState, text: string, metadata: Record<string, unknown>): void {
+    const continued = continuedTask(this.request);
+    if (continued) this.bus.publish(AgentEvent.task(continued));
     this.bus.publish(
       AgentEvent.statusUpdate({
         taskId: this.request.taskId,

@@ -1,4 +1,5 @@
-import { Message, Role } from '@a2a-js/sdk';
+import { Message, Role, Task } from '@a2a-js/sdk';
+import type { RequestContext } from '@a2a-js/sdk/server';
 import { randomUUID } from 'node:crypto';
 
 /** A text reply from an agent, in the SDK's (v1.0) message form. */
@@ -22,4 +23,17 @@ function textMessage(role: Role, text: string, contextId: string, taskId: string
     extensions: [],
     referenceTaskIds: [],
   };
+}
+
+/**
+ * The task a message continues, as the hub knows it, with that message in its history: what an
+ * executor publishes first when it goes on with a known task - the SDK (1.x) refuses a stream
+ * whose first event is a status update ("Received statusUpdate before initial 'Message'/'Task'
+ * event"). Undefined when the message starts a task.
+ */
+export function continuedTask(request: RequestContext): Task | undefined {
+  const known = request.task;
+  if (!known) return undefined;
+  const message = request.userMessage;
+  return { ...known, history: [...known.history.filter((m) => m.messageId !== message.messageId), message] };
 }

@@ -2,7 +2,7 @@ import { Message, SendMessageRequest, StreamResponse, Task, TaskState } from '@a
 import type { Client } from '@a2a-js/sdk/client';
 import { TaskNotCancelableError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { AgentEvent, AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
-import { agentTextMessage } from '../../a2a/executors/agent-messages';
+import { agentTextMessage, continuedTask } from '../../a2a/executors/agent-messages';
 import { ownerOf } from '../../a2a/hosting/a2a-user';
 import { continuesConversation } from '../../a2a/hosting/call-state';
 import { outboundFailureReason } from '../../platform/net/outbound-http';
@@ -217,11 +217,9 @@ class Relay {
   private ensureStarted(): void {
     if (this.started) return;
     this.started = true;
-    const known = this.context.task;
-    if (known) {
-      const message = this.context.userMessage;
-      const history = known.history.filter((m) => m.messageId !== message.messageId);
-      this.bus.publish(AgentEvent.task({ ...known, history: [...history, message] }));
+    const continued = continuedTask(this.context);
+    if (continued) {
+      this.bus.publish(AgentEvent.task(continued));
       return;
     }
     this.bus.publish(
