@@ -78,6 +78,8 @@ describe('diagnostics: health, routing log, resolution, metrics (e2e)', () => {
       agentId: 'lights',
       confidence: expect.any(Number),
       reasoning: expect.any(String),
+      candidates: expect.arrayContaining(['lights']),
+      answer: 'Done: switch off the hall lights',
       outcome: 'answered',
       router: 'default',
     });

@@ -102,6 +102,8 @@ export class DiagnosticsService {
         additionalAgents: row.agents.slice(1),
         confidence: row.confidence,
         reasoning: row.reasoning,
+        candidates: row.candidates,
+        answer: row.answerText,
         router: row.router,
         outcome: row.outcome,
         errorCode: row.errorCode,

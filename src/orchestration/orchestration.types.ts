@@ -9,6 +9,8 @@ export interface AgentChoiceResult {
   confidence: number;
   /** What the built-in router went by: card words alone, or their meaning too (the embedding model). */
   evidence?: 'lexical' | 'semantic';
+  /** The agents the router weighed, best first. */
+  candidates?: string[];
 }
 
 /** One agent's part of an answer (our API spec's AgentResponse). */

@@ -82,7 +82,7 @@ export class OrchestratorExecutor implements AgentExecutor {
     } catch (error) {
       const failure = asFailure(error, this.logger);
       turn.reply.fail(failure);
-      this.finish(turn, 'error', { errorCode: failure.error.errorCode });
+      this.finish(turn, 'error', { errorCode: failure.error.errorCode, answerText: failure.error.userMessage });
     }
   }
 
@@ -107,6 +107,8 @@ export class OrchestratorExecutor implements AgentExecutor {
         agents: [],
         confidence: null,
         reasoning: '',
+        candidates: [],
+        answerText: null,
         router: this.planner.routerName,
         errorCode: null,
       },
@@ -143,7 +145,7 @@ export class OrchestratorExecutor implements AgentExecutor {
       ? 'Please tell me what you would like me to do - I can only read text.'
       : 'No agents are registered yet, so there is nobody to pass that to. An operator can add one with POST /api/agents.';
     turn.reply.answer(message, [], recalled.freshness);
-    this.finish(turn, 'answered', { reasoning: message });
+    this.finish(turn, 'answered', { reasoning: message, answerText: message });
   }
 
   private async route(turn: Turn, context: OrchestrationContext, agents: AgentProfile[]): Promise<Plan> {
@@ -159,6 +161,7 @@ export class OrchestratorExecutor implements AgentExecutor {
     );
     Object.assign(turn.log, {
       agents: plan.kind === 'run' ? plan.calls.map((c) => c.agentId) : plan.candidates,
+      candidates: plan.kind === 'ask' ? plan.candidates : (plan.choice.candidates ?? []),
       confidence: plan.choice.confidence,
       reasoning: plan.choice.reasoning,
       router: plan.router,
@@ -171,7 +174,7 @@ export class OrchestratorExecutor implements AgentExecutor {
     const pending: PendingInput = { kind: 'clarification', request: turn.text, candidates: plan.candidates };
     await this.remember(turn.owner, recalled.stored, turn.utterance, plan.question, [], { pending });
     turn.reply.ask(plan.question, [], recalled.freshness);
-    this.finish(turn, 'clarification');
+    this.finish(turn, 'clarification', { answerText: plan.question });
   }
 
   /** Calls the planned agents, each in the thread the conversation keeps with it. */
@@ -219,10 +222,10 @@ export class OrchestratorExecutor implements AgentExecutor {
     const state: TaskStateLabel = plan.answersPending && !asking ? 'completed' : recalled.freshness;
     if (asking || question) {
       turn.reply.ask(answerText, agentsUsed, state);
-      this.finish(turn, 'input-required');
+      this.finish(turn, 'input-required', { answerText });
     } else {
       turn.reply.answer(answerText, agentsUsed, state);
-      this.finish(turn, 'answered');
+      this.finish(turn, 'answered', { answerText });
     }
   }
 

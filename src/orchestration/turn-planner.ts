@@ -101,6 +101,7 @@ export class TurnPlanner {
       reasoning: routing.reasoning,
       confidence: routing.confidence,
       evidence: router === 'llm' ? undefined : routing.semantic ? 'semantic' : 'lexical',
+      candidates: routing.candidates,
     };
     if (!routing.agentId || routing.confidence < this.settings.confidenceThreshold) {
       if (previous) {

@@ -36,6 +36,14 @@ export class RoutingDecisionEntity {
   @Column('text')
   reasoning: string;
 
+  /** The agents the router weighed, best first (those named when it asked). */
+  @Column('jsonb', { default: () => "'[]'::jsonb" })
+  candidates: string[];
+
+  /** What the turn answered (the reply, the question or the error), cut to 2,000 characters. */
+  @Column('text', { name: 'answer_text', nullable: true })
+  answerText: string | null;
+
   /** default, llm, llm-fallback, previous-agent (an agent's question answered), clarification. */
   @Column('text')
   router: string;

@@ -8,6 +8,7 @@ import { Metrics } from '../../platform/metrics/metrics';
 import { RoutingDecisionEntity, RoutingOutcome } from './routing-decision.entity';
 
 const MAX_REQUEST_TEXT = 500;
+const MAX_ANSWER_CHARS = 2000;
 
 export type RoutingRecord = Omit<RoutingDecisionEntity, 'id' | 'createdAt' | 'requestText'> & { requestText: string };
 
@@ -52,6 +53,7 @@ export class RoutingLog {
       id: randomUUID(),
       createdAt: new Date(),
       requestText: truncate(decision.requestText),
+      answerText: decision.answerText === null ? null : truncate(decision.answerText, MAX_ANSWER_CHARS),
       confidence: decision.confidence === null ? null : Math.round(decision.confidence * 1000) / 1000,
     };
     return this.queue
@@ -124,6 +126,6 @@ export function decodeCursor(cursor: string): { createdAt: Date; id: string } | 
   return { createdAt, id };
 }
 
-function truncate(text: string): string {
-  return text.length <= MAX_REQUEST_TEXT ? text : `${text.slice(0, MAX_REQUEST_TEXT - 1)}…`;
+function truncate(text: string, max = MAX_REQUEST_TEXT): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }

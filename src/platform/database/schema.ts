@@ -23,6 +23,7 @@ import { CreateCommerce1764300000000 } from './migrations/1764300000000-create-c
 import { CreatePushSubscriptions1764400000000 } from './migrations/1764400000000-create-push-subscriptions';
 import { CreateLearnedRoutes1764600000000 } from './migrations/1764600000000-create-learned-routes';
 import { RetentionIndexes1764700000000 } from './migrations/1764700000000-retention-indexes';
+import { RoutingLogAnswers1764800000000 } from './migrations/1764800000000-routing-log-answers';
 
 /**
  * Every entity and migration, listed explicitly so the app, the CLIs and ts-jest load exactly
@@ -56,4 +57,5 @@ export const MIGRATIONS = [
   CreatePushSubscriptions1764400000000,
   CreateLearnedRoutes1764600000000,
   RetentionIndexes1764700000000,
+  RoutingLogAnswers1764800000000,
 ];
