@@ -325,12 +325,14 @@ if (!chromiumPresent && browserRequired) {
       await open('Routing log');
       const table = main().getByRole('table', { name: 'Routing decisions, newest first' });
       await table.waitFor();
-      await table.getByText('turn on the kitchen lights').waitFor();
+      // The request exactly (its entry's answer, "Done: turn on ...", holds the words too).
+      const kitchen = table.getByText('turn on the kitchen lights', { exact: true });
+      await kitchen.waitFor();
       expect(await table.getByRole('row').count()).toBeGreaterThanOrEqual(4); // header + three turns
 
       await page.getByLabel('Agent', { exact: true }).fill('thermostat');
       await page.getByRole('button', { name: 'Apply filters' }).click();
-      await table.getByText('turn on the kitchen lights').waitFor({ state: 'detached' });
+      await kitchen.waitFor({ state: 'detached' });
       const rows = table.locator('tbody tr');
       expect(await rows.count()).toBe(2);
       for (const text of await rows.locator('td:nth-child(3)').allInnerTexts()) expect(text).toBe('thermostat');
@@ -338,7 +340,8 @@ if (!chromiumPresent && browserRequired) {
       await rows.first().getByText('21 degrees please').click();
       const details = rows.first().locator('details');
       expect(await details.getAttribute('open')).not.toBeNull();
-      expect(await details.innerText()).toMatch(/Confidence[\s\S]*Reasoning[\s\S]*Router/);
+      expect(await details.innerText()).toMatch(/Confidence[\s\S]*Reasoning[\s\S]*Router[\s\S]*Candidates/);
+      await details.getByLabel('Answer').getByText('Thermostat set to 21 degrees').waitFor();
       await expectAccessible('routing log');
       await screenshot('08-routing-log');
     });

@@ -13,6 +13,10 @@ export interface RoutingDecision {
   additionalAgents: string[];
   confidence: number | null;
   reasoning: string | null;
+  /** The agents the router weighed, best first. */
+  candidates: string[];
+  /** What the turn answered: the reply, the question or the error. */
+  answer: string | null;
   router: string | null;
   outcome: string;
   errorCode: string | null;

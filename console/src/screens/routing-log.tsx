@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ROUTING_OUTCOMES, RoutingDecision, RoutingLogFilter, routingLog } from '../api/routing-log';
-import { Badge, ErrorText, Json, When } from '../ui/bits';
+import { Badge, ErrorText, When } from '../ui/bits';
 import { DecisionFacts } from './turn-view';
 
 const PAGE = 25;
@@ -118,7 +118,6 @@ export function RoutingLogScreen() {
 }
 
 function LogRow({ decision: d }: { decision: RoutingDecision }) {
-  const extra = d as RoutingDecision & { candidates?: unknown; answer?: unknown };
   return (
     <tr>
       <td>
@@ -139,6 +138,8 @@ function LogRow({ decision: d }: { decision: RoutingDecision }) {
             </dd>
             <dt>Owner</dt>
             <dd>{d.owner}</dd>
+            <dt>Candidates</dt>
+            <dd>{d.candidates.length ? d.candidates.join(', ') : '—'}</dd>
             {d.errorCode && (
               <>
                 <dt>Error</dt>
@@ -146,8 +147,11 @@ function LogRow({ decision: d }: { decision: RoutingDecision }) {
               </>
             )}
           </dl>
-          {extra.candidates !== undefined && <Json label="Candidates" value={extra.candidates} />}
-          {extra.answer !== undefined && <Json label="Answer" value={extra.answer} />}
+          {d.answer !== null && (
+            <blockquote class="logged-answer" aria-label="Answer">
+              {d.answer}
+            </blockquote>
+          )}
         </details>
       </td>
       <td>{[d.agentId, ...d.additionalAgents].filter(Boolean).join(', ') || '—'}</td>
