@@ -2,6 +2,8 @@ import { Module, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { A2aModule } from '../a2a/a2a.module';
 import { AgentHost } from '../a2a/hosting/agent-host';
 import { AppConfig } from '../platform/config/app-config';
+import { HealthChecks } from '../platform/health/health-checks';
+import { HealthModule } from '../platform/health/health.module';
 import { Metrics } from '../platform/metrics/metrics';
 import { OrchestrationContextStore } from './context/orchestration-context.store';
 import { ConversationService } from './conversation.service';
@@ -21,7 +23,7 @@ import { TurnPlanner } from './turn-planner';
  * store and the routing log live here.
  */
 @Module({
-  imports: [A2aModule],
+  imports: [A2aModule, HealthModule],
   controllers: [OrchestratorHttpController],
   providers: [SentenceEncoder, AgentRouter, OrchestrationContextStore, RoutingLog, ConversationService, LearnedRoutes],
   exports: [RoutingLog, OrchestrationContextStore, AgentRouter, LearnedRoutes],
@@ -35,6 +37,7 @@ export class OrchestrationModule implements OnModuleInit, OnApplicationBootstrap
     private readonly learned: LearnedRoutes,
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
+    private readonly health: HealthChecks,
   ) {}
 
   onModuleInit(): void {
@@ -52,8 +55,15 @@ export class OrchestrationModule implements OnModuleInit, OnApplicationBootstrap
     });
   }
 
-  /** The model loads and the cards of the agents hosted at boot are embedded behind the boot. */
+  /**
+   * The model loads and the cards of the agents hosted at boot are embedded behind the boot;
+   * readiness waits for them (a second or two), so a replica's first requests are not routed on
+   * card words alone.
+   */
   onApplicationBootstrap(): void {
-    void this.router.prepare(() => routableAgents(this.host));
+    this.health.warmUp(
+      'the router model',
+      this.router.prepare(() => routableAgents(this.host)),
+    );
   }
 }

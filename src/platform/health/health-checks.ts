@@ -6,10 +6,22 @@ import { KeyValueStore } from '../kv/key-value-store';
 import { ShutdownService } from '../lifecycle/shutdown.service';
 
 const CHECK_TIMEOUT_MS = 2_000;
+/**
+ * The longest readiness waits for start-up work (warmUp), from when the checks were made: past it
+ * the replica is ready anyway and serves without what is still warming up.
+ */
+export const WARM_UP_LIMIT_MS = 30_000;
 
-/** The readiness indicators: database, key-value store (Redis or in-process), not draining. */
+/**
+ * The readiness indicators: not draining, start-up work done (warmUp), database, key-value store
+ * (Redis or in-process).
+ */
 @Injectable()
 export class HealthChecks {
+  /** Start-up work readiness waits for, by name, until it settles. */
+  private readonly warming = new Set<string>();
+  private readonly madeAt = Date.now();
+
   constructor(
     private readonly indicators: HealthIndicatorService,
     private readonly config: AppConfig,
@@ -40,9 +52,31 @@ export class HealthChecks {
     }
   }
 
-  /** What readiness is made of (GET /health/ready, gRPC health): not draining, database, key-value store. */
+  /** What readiness is made of (GET /health/ready, gRPC health): not draining, warmed up, database, key-value store. */
   readiness(): (() => Promise<HealthIndicatorResult>)[] {
-    return [() => this.accepting(), () => this.database(), () => this.keyValueStore()];
+    return [() => this.accepting(), () => this.warmedUp(), () => this.database(), () => this.keyValueStore()];
+  }
+
+  /**
+   * Readiness waits for `work` - done once at start, which answers depend on (the router's model) -
+   * to settle, however it ends, for at most WARM_UP_LIMIT_MS.
+   */
+  warmUp(name: string, work: Promise<unknown>): void {
+    this.warming.add(name);
+    void work.then(
+      () => this.warming.delete(name),
+      () => this.warming.delete(name),
+    );
+  }
+
+  /** Down while start-up work is under way, naming it; up once it is done or has had WARM_UP_LIMIT_MS. */
+  async warmedUp(): Promise<HealthIndicatorResult> {
+    const check = this.indicators.check('startup');
+    if (this.warming.size === 0) return check.up();
+    const waiting = [...this.warming].join(', ');
+    if (Date.now() - this.madeAt >= WARM_UP_LIMIT_MS)
+      return check.up({ note: `serving before it finished: ${waiting}` });
+    return check.down({ message: `starting: ${waiting}` });
   }
 
   async accepting(): Promise<HealthIndicatorResult> {
