@@ -1,12 +1,13 @@
 /**
  * The calls bench/grpc compares, each over gRPC and over its HTTP equivalent, with the check that
  * makes an answer count: GetInfo against GET /api/system, ListAgentCards against GET /agents, A2A
- * SendMessage (v1.0, gRPC) against message/send (JSON-RPC) to the same Task agent.
+ * SendMessage (v1.0, gRPC) against message/send (JSON-RPC) to the same Task agent. Both clients are
+ * thin: undici for HTTP, GrpcWire (node:http2) for gRPC.
  */
-import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { join } from 'node:path';
 import { Pool } from 'undici';
+import { GrpcWire, grpcFrame, wireMethod } from './grpc-wire';
 
 const PROTO_DIR = join(__dirname, '..', '..', 'proto');
 
@@ -19,69 +20,56 @@ export interface CallPair {
   http: Call;
 }
 
-type Unary = (
-  request: object,
-  metadata: grpc.Metadata,
-  callback: (error: grpc.ServiceError | null, answer?: Record<string, unknown>) => void,
-) => void;
-
-function loadServices(): Record<string, grpc.ServiceClientConstructor> {
-  const definition = protoLoader.loadSync(
-    ['switchboard/v2/system.proto', 'switchboard/v2/registry.proto', 'lf/a2a/v1/a2a.proto'],
-    { includeDirs: [PROTO_DIR], keepCase: true, longs: String, enums: String, defaults: false, oneofs: true },
-  );
-  const loaded = grpc.loadPackageDefinition(definition) as unknown as {
-    switchboard: {
-      v2: { SystemService: grpc.ServiceClientConstructor; RegistryService: grpc.ServiceClientConstructor };
-    };
-    lf: { a2a: { v1: { A2AService: grpc.ServiceClientConstructor } } };
-  };
-  return {
-    system: loaded.switchboard.v2.SystemService,
-    registry: loaded.switchboard.v2.RegistryService,
-    a2a: loaded.lf.a2a.v1.A2AService,
-  };
-}
-
-function unary(client: grpc.Client, method: string, request: object, metadata: grpc.Metadata) {
-  return new Promise<Record<string, unknown>>((resolve, reject) =>
-    (client[method as keyof grpc.Client] as unknown as Unary).call(client, request, metadata, (error, answer) =>
-      error ? reject(error) : resolve(answer ?? {}),
-    ),
-  );
-}
-
 export interface Hub {
   baseUrl: string;
   grpcAddress: string;
   apiKey: string;
   /** The hub id of the remote Task echo agent. */
   taskAgentId: string;
-  /** Concurrent connections (HTTP) and calls in flight (gRPC, on one channel). */
+  /** Concurrent connections (HTTP) and calls in flight (gRPC). */
   connections: number;
+  /** HTTP/2 connections the gRPC calls are spread over. */
+  grpcSessions: number;
+}
+
+/** The three methods, from the hub's own protos, read the way a generated client reads them. */
+function methods() {
+  const definition = protoLoader.loadSync(
+    ['switchboard/v2/system.proto', 'switchboard/v2/registry.proto', 'lf/a2a/v1/a2a.proto'],
+    { includeDirs: [PROTO_DIR], keepCase: true, longs: String, enums: String, defaults: false, oneofs: true },
+  );
+  return {
+    getInfo: wireMethod<object, { name?: string }>(definition, 'switchboard.v2.SystemService', 'GetInfo'),
+    listAgentCards: wireMethod<object, { cards?: unknown[] }>(
+      definition,
+      'switchboard.v2.RegistryService',
+      'ListAgentCards',
+    ),
+    sendMessage: wireMethod<object, { task?: unknown }>(definition, 'lf.a2a.v1.A2AService', 'SendMessage'),
+  };
 }
 
 export function callPairs(hub: Hub): { pairs: CallPair[]; close: () => Promise<void> } {
-  const services = loadServices();
-  const credentials = grpc.credentials.createInsecure();
-  const system = new services.system(hub.grpcAddress, credentials);
-  const registry = new services.registry(hub.grpcAddress, credentials);
-  const a2a = new services.a2a(hub.grpcAddress, credentials);
-  const auth = new grpc.Metadata();
-  auth.set('x-api-key', hub.apiKey);
-  const toAgent = auth.clone();
-  toAgent.set('x-agent-id', hub.taskAgentId);
-  toAgent.set('a2a-version', '1.0');
+  const { getInfo, listAgentCards, sendMessage } = methods();
+  const wire = new GrpcWire(`http://${hub.grpcAddress}`, hub.grpcSessions);
+  const auth = { 'x-api-key': hub.apiKey };
+  const toAgent = { ...auth, 'x-agent-id': hub.taskAgentId, 'a2a-version': '1.0' };
+  // Requests that are the same every time are encoded once.
+  const getInfoFrame = grpcFrame(getInfo.encode({}));
+  const listAgentCardsFrame = grpcFrame(listAgentCards.encode({}));
   const pool = new Pool(hub.baseUrl, { connections: hub.connections, pipelining: 1 });
   const get = async (path: string) => {
-    const { statusCode, body } = await pool.request({ method: 'GET', path, headers: { 'x-api-key': hub.apiKey } });
+    const { statusCode, body } = await pool.request({ method: 'GET', path, headers: auth });
     return { statusCode, json: (await body.json()) as Record<string, unknown> | unknown[] };
   };
   const text = (n: number) => `grpc bench ${n}`;
   const pairs: CallPair[] = [
     {
       name: 'GetInfo / GET /api/system',
-      grpc: async () => (await unary(system, 'GetInfo', {}, auth)).name === 'switchboard',
+      grpc: async () => {
+        const { status, answer } = await wire.call(getInfo, getInfoFrame, auth);
+        return status === 0 && answer?.name === 'switchboard';
+      },
       http: async () => {
         const { statusCode, json } = await get('/api/system');
         return statusCode === 200 && (json as Record<string, unknown>).name === 'switchboard';
@@ -89,7 +77,10 @@ export function callPairs(hub: Hub): { pairs: CallPair[]; close: () => Promise<v
     },
     {
       name: 'ListAgentCards / GET /agents',
-      grpc: async () => ((await unary(registry, 'ListAgentCards', {}, auth)).cards as unknown[]).length > 0,
+      grpc: async () => {
+        const { status, answer } = await wire.call(listAgentCards, listAgentCardsFrame, auth);
+        return status === 0 && (answer?.cards?.length ?? 0) > 0;
+      },
       http: async () => {
         const { statusCode, json } = await get('/agents');
         return statusCode === 200 && Array.isArray(json) && json.length > 0;
@@ -98,19 +89,15 @@ export function callPairs(hub: Hub): { pairs: CallPair[]; close: () => Promise<v
     {
       name: 'A2A SendMessage (gRPC, v1.0) / message/send (JSON-RPC, v0.3), to the remote Task echo',
       grpc: async (n) => {
-        const answer = await unary(
-          a2a,
-          'SendMessage',
-          { message: { message_id: `g-${n}`, role: 'ROLE_USER', parts: [{ text: text(n) }] } },
-          toAgent,
-        );
-        return JSON.stringify(answer.task ?? {}).includes(text(n));
+        const request = { message: { message_id: `g-${n}`, role: 'ROLE_USER', parts: [{ text: text(n) }] } };
+        const { status, answer } = await wire.call(sendMessage, grpcFrame(sendMessage.encode(request)), toAgent);
+        return status === 0 && answer?.task !== undefined && JSON.stringify(answer.task).includes(text(n));
       },
       http: async (n) => {
         const { statusCode, body } = await pool.request({
           method: 'POST',
           path: `/api/agents/${hub.taskAgentId}/v1`,
-          headers: { 'x-api-key': hub.apiKey, 'content-type': 'application/json' },
+          headers: { ...auth, 'content-type': 'application/json' },
           body: JSON.stringify({
             jsonrpc: '2.0',
             id: n,
@@ -128,7 +115,7 @@ export function callPairs(hub: Hub): { pairs: CallPair[]; close: () => Promise<v
   return {
     pairs,
     close: async () => {
-      for (const client of [system, registry, a2a]) client.close();
+      await wire.close();
       await pool.close();
     },
   };

@@ -4,7 +4,8 @@
  * remote Task agent - the same closed-loop load on each, every answer checked. Reports throughput,
  * p50/p99 and the hub's CPU per call, and the gRPC/HTTP ratios. See bench/README.md.
  *
- *   npm run bench:grpc [-- --duration 8] [--warmup 2] [--connections 16] [--backend embedded|real]
+ *   npm run bench:grpc [-- --duration 8] [--warmup 2] [--connections 16] [--grpc-sessions 1]
+ *                      [--backend embedded|real] [--profile]
  */
 import { mkdirSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -34,6 +35,7 @@ function options() {
       warmup: { type: 'string', default: '2' },
       connections: { type: 'string', default: '16' },
       backend: { type: 'string', default: 'embedded' },
+      'grpc-sessions': { type: 'string', default: '1' },
       profile: { type: 'boolean', default: false },
     },
   });
@@ -47,6 +49,7 @@ function options() {
     durationSeconds: int('duration', values.duration, 1),
     warmupSeconds: int('warmup', values.warmup, 0),
     connections: int('connections', values.connections, 1),
+    grpcSessions: int('grpc-sessions', values['grpc-sessions'], 1),
     real: values.backend === 'real',
     profile: values.profile,
   };
@@ -105,7 +108,7 @@ async function main(): Promise<void> {
   const cpu = cpus();
   console.log(
     `gRPC vs HTTP benchmark - ${new Date().toISOString()} - ${cpu.length} × ${cpu[0]?.model.trim()}, node ${process.version}; ` +
-      `${opts.connections} concurrent calls, ${opts.durationSeconds} s after ${opts.warmupSeconds} s warm-up, hub on ` +
+      `${opts.connections} concurrent calls (gRPC on ${opts.grpcSessions} HTTP/2 connection(s)), ${opts.durationSeconds} s after ${opts.warmupSeconds} s warm-up, hub on ` +
       (opts.real ? 'PostgreSQL + Redis' : 'the embedded defaults'),
   );
   const echo = await TargetProcess.start('remote echo', 'echo', { variants: ['task'] });
@@ -123,6 +126,7 @@ async function main(): Promise<void> {
     apiKey: hub.info.apiKey!,
     taskAgentId: VARIANT_INFO.task.remoteId,
     connections: opts.connections,
+    grpcSessions: opts.grpcSessions,
   });
   const rows: string[] = [];
   const verdicts: string[] = [];
