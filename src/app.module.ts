@@ -6,6 +6,7 @@ import { ConfigModule } from './platform/config/config.module';
 import { DatabaseModule } from './platform/database/database.module';
 import { AllExceptionsFilter } from './platform/errors/all-exceptions.filter';
 import { EventsModule } from './platform/events/events.module';
+import { GrpcLaneModule } from './platform/grpc/grpc-lane.module';
 import { HealthModule } from './platform/health/health.module';
 import { JsonBodyMiddleware } from './platform/http/json-body.middleware';
 import { InputValidationPipe } from './platform/validation/input-validation.pipe';
@@ -39,6 +40,7 @@ import { TaskHostModule } from './task-host/task-host.module';
     // Guard order matters: AuthModule's guard identifies the caller the rate limiter counts.
     AuthModule,
     RateLimitModule,
+    GrpcLaneModule,
     HealthModule,
     SystemModule,
     A2aModule,

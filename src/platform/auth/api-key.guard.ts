@@ -3,11 +3,10 @@ import { Reflector } from '@nestjs/core';
 import type { Metadata } from '@grpc/grpc-js';
 import type { Request, Response } from 'express';
 import { ApiKeyService } from './api-key.service';
-import { IS_PUBLIC, REQUIRED_SCOPES } from './auth.decorators';
+import { accessOf } from './auth.decorators';
 import { PresentedCredentials } from './presented-credentials';
 import { keyFromMetadata } from './presented-key';
 import { attachPrincipal } from './principal-holder';
-import type { Scope } from './scopes';
 
 /**
  * Global guard: every route and RPC needs a valid API key unless marked @Public().
@@ -24,9 +23,8 @@ export class ApiKeyGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
-    const required = this.reflector.getAllAndOverride<Scope[]>(REQUIRED_SCOPES, targets) ?? [];
+    const required = accessOf(this.reflector, context.getHandler(), context.getClass());
+    if (required === 'public') return true;
     const http = context.switchToHttp();
     const principal =
       context.getType() === 'rpc'

@@ -64,6 +64,12 @@ export class RateLimitGuard extends ThrottlerGuard {
     };
   }
 
+  /** Whom `policy` counts a call against: its caller, and for `conversation` the agent it addresses too. */
+  static trackerOf(policy: RateLimitPolicy, context: ExecutionContext): string {
+    const subject = RateLimitGuard.subjectOf(context);
+    return policy === 'conversation' ? conversationTracker(subject.caller, subject.agentId) : subject.caller;
+  }
+
   protected override async handleRequest(request: ThrottlerRequest): Promise<boolean> {
     const { context, throttler } = request;
     const res = context.getType() === 'http' ? context.switchToHttp().getResponse<Response>() : undefined;
@@ -83,24 +89,21 @@ export function rateLimitThrottlers(config: AppConfig) {
       ttl: minute,
       limit: limits.registry,
       skipIf: only('registry'),
-      getTracker: (_req: unknown, context: ExecutionContext) => RateLimitGuard.subjectOf(context).caller,
+      getTracker: (_req: unknown, context: ExecutionContext) => RateLimitGuard.trackerOf('registry', context),
     },
     {
       name: 'tasks',
       ttl: minute,
       limit: limits.tasks,
       skipIf: only('tasks'),
-      getTracker: (_req: unknown, context: ExecutionContext) => RateLimitGuard.subjectOf(context).caller,
+      getTracker: (_req: unknown, context: ExecutionContext) => RateLimitGuard.trackerOf('tasks', context),
     },
     {
       name: 'conversation',
       ttl: minute,
       limit: limits.conversation,
       skipIf: only('conversation'),
-      getTracker: (_req: unknown, context: ExecutionContext) => {
-        const subject = RateLimitGuard.subjectOf(context);
-        return conversationTracker(subject.caller, subject.agentId);
-      },
+      getTracker: (_req: unknown, context: ExecutionContext) => RateLimitGuard.trackerOf('conversation', context),
     },
   ];
 }
