@@ -11,6 +11,8 @@ export interface Servers {
   reference?: TargetProcess;
   /** The same server again: called directly, and registered in each hub as remote agents. */
   remote?: TargetProcess;
+  /** The least a Node proxy does (bare-relay.ts), in front of `remote`. */
+  relay?: TargetProcess;
   /** One hub per backend, each hosting the same agents. */
   hubs: Partial<Record<Backend, TargetProcess>>;
 }
@@ -20,8 +22,11 @@ export async function startServers(options: Options, servers: Servers): Promise<
   const { targets, variants } = options;
   const wants = (...names: Options['targets']) => names.some((n) => targets.includes(n));
   if (wants('reference')) servers.reference = await TargetProcess.start('reference echo server', 'echo', { variants });
-  if (wants('remote', 'proxy', 'orchestrator')) {
+  if (wants('remote', 'relay', 'proxy', 'orchestrator')) {
     servers.remote = await TargetProcess.start('remote echo server', 'echo', { variants });
+  }
+  if (wants('relay')) {
+    servers.relay = await TargetProcess.start('bare relay', 'relay', { upstream: servers.remote!.info.baseUrl });
   }
   if (!wants('hub', 'proxy', 'orchestrator')) return;
   const remoteVariants = new Set<Variant>(wants('proxy') ? variants : []);
@@ -41,7 +46,7 @@ export async function startServers(options: Options, servers: Servers): Promise<
 
 /** Every process started. */
 export function allServers(servers: Servers): TargetProcess[] {
-  return [servers.reference, servers.remote, ...Object.values(servers.hubs)].filter(
+  return [servers.reference, servers.remote, servers.relay, ...Object.values(servers.hubs)].filter(
     (s): s is TargetProcess => s !== undefined,
   );
 }
@@ -82,6 +87,8 @@ export function loadTarget(cell: Cell, servers: Servers): { involved: TargetProc
       return echo(servers.reference);
     case 'remote':
       return echo(servers.remote);
+    case 'relay':
+      return { ...echo(servers.relay), involved: [servers.relay!, servers.remote!] };
     case 'hub':
       return viaHub(info.localId, false);
     case 'proxy':

@@ -5,15 +5,17 @@
  * and driven over IPC by bench/support/child-process.ts (`ready`, `stats`, profiles, `stop`).
  */
 import { ProcessStats, runChild, RunningServer } from '../support/child-process';
+import { startBareRelay } from './bare-relay';
 import { startEchoServer } from './echo-agent';
 import { HubOptions, startHub } from './hub';
 import type { Variant } from './variants';
 
-export type TargetKind = 'echo' | 'hub';
+export type TargetKind = 'echo' | 'relay' | 'hub';
 
-/** What an echo server process serves (default: every variant). */
+/** What an echo server process serves (default: every variant); where a relay sends what it gets. */
 export interface EchoOptions {
   variants?: Variant[];
+  upstream?: string;
 }
 
 /** What a target process reports once it listens. */
@@ -41,6 +43,14 @@ async function start(kind: TargetKind, options: HubOptions & EchoOptions): Promi
       info: { pid: process.pid, baseUrl: server.origin },
       stats: () => ({ requestsByVersion: server.requestsByVersion(), connections: server.connections() }),
       close: () => server.close(),
+    };
+  }
+  if (kind === 'relay') {
+    const relay = await startBareRelay(options.upstream!);
+    return {
+      info: { pid: process.pid, baseUrl: relay.origin },
+      stats: () => ({ connections: relay.connections() }),
+      close: () => relay.close(),
     };
   }
   const hub = await startHub(options);
