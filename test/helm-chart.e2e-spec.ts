@@ -250,7 +250,10 @@ if (unavailable)
     });
 
     it('sets resources', () => {
-      expect(container(r).resources).toEqual({ requests: { cpu: '250m', memory: '512Mi' }, limits: { memory: '1Gi' } });
+      expect(container(r).resources).toEqual({
+        requests: { cpu: '250m', memory: '512Mi' },
+        limits: { memory: '1536Mi' },
+      });
     });
 
     it('gives the drain time to finish: preStop sleep + drain < terminationGracePeriodSeconds', () => {

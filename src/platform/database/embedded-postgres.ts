@@ -13,7 +13,11 @@ const MAX_SOCKET_PATH = 107;
 const STOP_TIMEOUT_MS = 10_000;
 const WORKER_FILE = join(__dirname, 'pglite-worker.js');
 
-type WorkerMessage = { type: 'ready' } | { type: 'stopped'; error?: string } | { type: 'failed'; message: string };
+type WorkerMessage =
+  | { type: 'ready' }
+  | { type: 'initialized' }
+  | { type: 'stopped'; error?: string }
+  | { type: 'failed'; message: string };
 
 export interface EmbeddedConnection {
   /** Directory holding the socket; pass as `host` to node-postgres. */
@@ -80,8 +84,16 @@ export class EmbeddedPostgres {
     // A socket left behind by a process that died is stale: nobody owns the lock any more.
     rmSync(socketPath, { force: true });
 
+    const pgDataDir = join(dataDir, 'pglite');
+    try {
+      if (!existsSync(join(pgDataDir, 'PG_VERSION'))) await initialize(pgDataDir);
+    } catch (error) {
+      releaseLock(dataDir);
+      EmbeddedPostgres.openHere.delete(dataDir);
+      throw error;
+    }
     const worker = new Worker(WORKER_FILE, {
-      workerData: { pgDataDir: join(dataDir, 'pglite'), socketPath, maxConnections: poolSize + SPARE_CONNECTIONS },
+      workerData: { pgDataDir, socketPath, maxConnections: poolSize + SPARE_CONNECTIONS },
     });
     try {
       const first = await nextMessage(worker);
@@ -115,6 +127,23 @@ export class EmbeddedPostgres {
       releaseLock(this.dataDir);
       EmbeddedPostgres.openHere.delete(this.dataDir);
     }
+  }
+}
+
+/**
+ * Creates a new database directory (initdb) on a worker thread of its own that then ends: an open
+ * PGlite keeps the memory initdb grew it to (about 500 MB more than one started on an existing
+ * directory), which would count against a container's limit for as long as the server runs.
+ */
+async function initialize(pgDataDir: string): Promise<void> {
+  const worker = new Worker(WORKER_FILE, { workerData: { pgDataDir, initOnly: true } });
+  try {
+    const reply = await nextMessage(worker);
+    if (reply.type !== 'initialized') {
+      throw new Error(`The embedded database could not be created: ${describeFailure(reply)}`);
+    }
+  } finally {
+    await worker.terminate();
   }
 }
 

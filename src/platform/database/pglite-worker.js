@@ -8,6 +8,13 @@ const { parentPort, workerData } = require('node:worker_threads');
 
 async function main() {
   const { PGlite } = require('@electric-sql/pglite');
+  if (workerData.initOnly) {
+    // A new data directory: initdb runs and the database closes; the thread then ends, and with it
+    // the memory initdb used (several hundred MB that an open PGlite would keep).
+    await (await PGlite.create(workerData.pgDataDir)).close();
+    parentPort.postMessage({ type: 'initialized' });
+    return;
+  }
   const { PGLiteSocketServer } = require('@electric-sql/pglite-socket');
   const db = await PGlite.create(workerData.pgDataDir);
   const server = new PGLiteSocketServer({
