@@ -129,4 +129,19 @@ describe('text analysis', () => {
       'close the blinds',
     ]);
   });
+
+  it('keeps a clause that only says how much, how long or when with its neighbour', () => {
+    expect(clauses('start a timer for the cake, 40 minutes')).toEqual(['start a timer for the cake, 40 minutes']);
+    expect(clauses('I need to get up early tomorrow, 5:45')).toEqual(['I need to get up early tomorrow, 5:45']);
+    expect(clauses('at 7 am, wake me up')).toEqual(['at 7 am, wake me up']);
+    expect(clauses('dim the lights to 30, then play jazz')).toEqual(['dim the lights to 30', 'play jazz']);
+    expect(clauses('40 minutes')).toEqual(['40 minutes']);
+  });
+
+  it('does not split off a bare duration as an intent of its own, nor ask about it', () => {
+    const choice = new DefaultRouter(AGENTS).route({ text: 'play some jazz music, 40 minutes', multiAgent: true });
+    expect(choice).toMatchObject({ agentId: 'music' });
+    expect(choice.additionalAgents).toBeUndefined();
+    expect(choice.unplaced).toBeUndefined();
+  });
 });

@@ -85,10 +85,42 @@ export function userUtterance(text: string): string {
   return (start >= 0 ? text.slice(start) : text).trim();
 }
 
-/** Cuts a request into clauses at conjunctions and punctuation: "lights on and play jazz" → 2. */
+/** Words that say how much, how long or when - never what to do. */
+const ARGUMENT_WORDS = new Set(
+  (
+    'one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty sixty ' +
+    'ninety hundred half quarter sec secs second seconds min mins minute minutes hr hrs hour hours day days ' +
+    'week weeks month months year years am pm oclock noon midnight today tonight tomorrow morning afternoon ' +
+    'evening night monday tuesday wednesday thursday friday saturday sunday'
+  ).split(/\s+/),
+);
+
+/** A clause that only says how much, how long or when ("40 minutes", "5:45", "at 3 pm"): no intent of its own. */
+function argumentOnly(clause: string): boolean {
+  return words(clause).every((w) => /\d/.test(w) || ARGUMENT_WORDS.has(w) || STOPWORDS.has(w));
+}
+
+/**
+ * Cuts a request into clauses at conjunctions and punctuation: "lights on and play jazz" → 2. A
+ * clause that only says how much, how long or when belongs to the clause before it (the one
+ * after it, first): "start a timer for the cake, 40 minutes" is one intent, not two.
+ */
 export function clauses(text: string): string[] {
-  return text
+  const parts = text
     .split(/[,;.!?]+|\b(?:and then|and also|and|then|also|plus|as well as)\b/i)
     .map((c) => c.trim())
     .filter((c) => words(c).length > 0);
+  const merged: string[] = [];
+  let pending: string | undefined;
+  for (const part of parts) {
+    if (argumentOnly(part) && parts.length > 1) {
+      if (merged.length) merged[merged.length - 1] += `, ${part}`;
+      else pending = pending ? `${pending}, ${part}` : part;
+      continue;
+    }
+    merged.push(pending ? `${pending}, ${part}` : part);
+    pending = undefined;
+  }
+  if (pending) merged.push(pending);
+  return merged;
 }
