@@ -67,4 +67,23 @@ describe('CardVectors (the cards as vectors, embedded once per card version)', (
     await cards.prepare([music], 2);
     expect(cards.rank(vector('will it rain'), [weather, music]).map((r) => r.id)).toEqual(['music']);
   });
+
+  it('finds the everyday request nearest a request, and whether a card covers it', async () => {
+    const { encoder, vector } = fakeEncoder();
+    const cards = new CardVectors(encoder);
+    const rent = card('rent', 'Rent', 'Pays the rent', ['rent'], ['pay the rent']);
+    await cards.prepare([weather, music, rent], 1);
+
+    const fromWeather = cards.everydayNeighbour(vector('pay the rent'), 'weather', 1.2)!;
+    expect(fromWeather.text).toBe('pay the rent');
+    expect(fromWeather.similarity).toBeCloseTo(1, 5);
+    expect(fromWeather.cardSimilarity).toBeLessThan(fromWeather.similarity);
+    // The rent card says "pay the rent": it covers that everyday request; the weather card does not.
+    expect(fromWeather.covered).toBe(false);
+    expect(cards.everydayNeighbour(vector('pay the rent'), 'rent', 1.2)).toMatchObject({
+      text: 'pay the rent',
+      covered: true,
+    });
+    expect(cards.everydayNeighbour(vector('pay the rent'), 'nobody', 1.2)).toBeUndefined();
+  });
 });

@@ -26,7 +26,14 @@ function fingerprint(anchors: string[]): string {
 export class CardVectors {
   private readonly byAgent = new Map<
     string,
-    { fingerprint: string; vectors: Float32Array[]; mean: number; spread: number }
+    {
+      fingerprint: string;
+      vectors: Float32Array[];
+      mean: number;
+      spread: number;
+      /** How far each everyday request stands out for this card (same unit as `rank`'s standing). */
+      everyday: Float32Array;
+    }
   >();
   private background?: Float32Array[];
   /** The agent set (AgentHost.revision) last prepared in full. */
@@ -61,11 +68,13 @@ export class CardVectors {
       const closeness = this.background.map((request) => closest(request, own));
       const mean = closeness.reduce((sum, x) => sum + x, 0) / closeness.length;
       const variance = closeness.reduce((sum, x) => sum + (x - mean) ** 2, 0) / closeness.length;
+      const spread = Math.sqrt(variance) || 1;
       this.byAgent.set(entry.id, {
         fingerprint: entry.fingerprint,
         vectors: own,
         mean,
-        spread: Math.sqrt(variance) || 1,
+        spread,
+        everyday: Float32Array.from(closeness, (x) => (x - mean) / spread),
       });
     }
     this.preparedKey = key;
@@ -86,6 +95,44 @@ export class CardVectors {
     }
     return ranked.sort((a, b) => b.standing - a.standing);
   }
+
+  /**
+   * The everyday request nearest to `request`, measured for `agentId`'s card (`minStanding`: the
+   * standing at which an everyday request counts as covered by a card); undefined if the card is
+   * not prepared.
+   */
+  everydayNeighbour(request: Float32Array, agentId: string, minStanding: number): EverydayNeighbour | undefined {
+    const entry = this.byAgent.get(agentId);
+    if (!entry || !this.background) return undefined;
+    let at = -1;
+    let best = -Infinity;
+    this.background.forEach((vector, i) => {
+      const similarity = cosine(request, vector);
+      if (similarity > best) [best, at] = [similarity, i];
+    });
+    const standing = entry.everyday[at];
+    // The card covers it if it stands out for the card, or for no other card more than for this one.
+    let covered = standing >= minStanding;
+    if (!covered) covered = ![...this.byAgent.values()].some((other) => other.everyday[at] > standing);
+    return { text: EVERYDAY_REQUESTS[at], similarity: best, cardSimilarity: closest(request, entry.vectors), covered };
+  }
+}
+
+/**
+ * The everyday request (EVERYDAY_REQUESTS) closest to a request, seen from one card: how close it
+ * is to the request, how close the card's closest line is, and whether the card covers that
+ * everyday request. "pay the electricity bill" is much closer to "pay the rent" than to any line of
+ * a smart-home card, and the smart home does not cover paying rent: the request is an everyday one
+ * that card is not for.
+ */
+export interface EverydayNeighbour {
+  text: string;
+  /** The request's similarity to that everyday request… */
+  similarity: number;
+  /** …and to the card's closest line. */
+  cardSimilarity: number;
+  /** The everyday request stands out for this card (MIN_STANDING), or for no other card more. */
+  covered: boolean;
 }
 
 function closest(request: Float32Array, anchors: Float32Array[]): number {

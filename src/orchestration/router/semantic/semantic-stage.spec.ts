@@ -65,6 +65,14 @@ describe('the built-in router with meaning (sentence embeddings, real model)', (
     expect(outOfScope.confidence).toBeLessThan(config.orchestration.confidenceThreshold);
   });
 
+  it('asks about an everyday request no card covers instead of giving it to the nearest card', async () => {
+    const hotel = await route('book a hotel in rome');
+    expect(hotel.confidence).toBeLessThan(config.orchestration.confidenceThreshold);
+    expect(hotel.reasoning).toMatch(/nearer "book a hotel for the weekend", which that card does not cover/);
+    // A knowledge question near an everyday one the wiki covers still goes to the wiki.
+    expect((await route('who invented the telephone')).agentId).toBe('wiki');
+  });
+
   it('routes on card words alone while the model is off', async () => {
     const off = new AppConfig(validateEnvironment({ ROUTER_EMBEDDINGS: 'false' }));
     const words = new AgentRouter(off, new SentenceEncoder(off));

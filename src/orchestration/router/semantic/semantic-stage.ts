@@ -9,6 +9,12 @@ import { SentenceEncoder } from './sentence-encoder';
  * similarity to everyday requests: CardVectors) before meaning counts for it at all.
  */
 const MIN_STANDING = 1.2;
+/**
+ * How much nearer (in cosine similarity) an everyday request (EVERYDAY_REQUESTS) must be to a
+ * request than anything on a card before the request is taken as that everyday thing, not as the
+ * card's - provided the card does not cover that everyday request (EverydayNeighbour.covered).
+ */
+const EVERYDAY_MARGIN = 0.15;
 /** The lead over the runner-up, in the same unit, at which meaning alone reaches the default threshold (0.7). */
 const DECISIVE_LEAD = 0.5;
 /** With a conversation going on, a request this short is taken as part of it unless its words decide. */
@@ -38,7 +44,9 @@ interface Judgement {
  * (CardVectors: standard deviations above the card's similarity to everyday requests), so a card
  * rich in examples does not win every request. Meaning alone decides by the lead of the best card
  * over the next (`0.5 + 0.2 × lead / 0.5`: a lead of 0.5 σ reaches the default threshold), never
- * when even the best card stands out less than 1.2 σ; when the words and the meaning point to the
+ * when even the best card stands out less than 1.2 σ, nor when the request is clearly nearer an
+ * everyday request that card does not cover than anything on it (CardVectors.everydayNeighbour:
+ * "pay the electricity bill" is paying a bill, not the smart home); when the words and the meaning point to the
  * same agent their confidences add up (`1 − (1 − a)(1 − b)`), and a single card word that the
  * meaning contradicts counts less (in a clause, or a request the words left unsure). In a conversation, a short request ("louder", "and
  * tomorrow?") stays with the conversation's agent unless its words decide.
@@ -166,13 +174,20 @@ export class SemanticStage {
       const [best, next] = ranked;
       const near = ranked.filter((r) => r.standing >= MIN_STANDING).slice(0, MAX_CANDIDATES);
       const lead = best ? best.standing - (next?.standing ?? 0) : 0;
-      const meaning = best && best.standing >= MIN_STANDING ? Math.min(0.95, 0.5 + (0.2 * lead) / DECISIVE_LEAD) : 0;
+      // Nearer an everyday request the card does not cover than anything on the card: not for it
+      // ("pay the electricity bill" is "pay the rent", not the smart home's).
+      const everyday = best && this.cards.everydayNeighbour(vectors[i], best.id, MIN_STANDING);
+      const offCard =
+        everyday !== undefined && !everyday.covered && everyday.similarity > everyday.cardSimilarity + EVERYDAY_MARGIN;
+      const meaning =
+        best && best.standing >= MIN_STANDING && !offCard ? Math.min(0.95, 0.5 + (0.2 * lead) / DECISIVE_LEAD) : 0;
       const described = best
-        ? `closest card by meaning ${best.id} (${best.standing.toFixed(2)} σ${next ? `; next ${next.id} at ${next.standing.toFixed(2)} σ` : ''})`
+        ? `closest card by meaning ${best.id} (${best.standing.toFixed(2)} σ${next ? `; next ${next.id} at ${next.standing.toFixed(2)} σ` : ''})` +
+          (offCard ? `, but nearer "${everyday.text}", which that card does not cover` : '')
         : 'no card to compare';
       let agentId: string | undefined;
       let confidence: number;
-      const agree = words.agentId !== '' && words.agentId === best?.id;
+      const agree = words.agentId !== '' && words.agentId === best?.id && !offCard;
       const byWords =
         (words.evidenceTerms ?? 2) <= 1 && !agree ? words.confidence * ONE_WORD_DISCOUNT : words.confidence;
       if (agree) {
