@@ -15,6 +15,7 @@ import { DescriptorSet } from './descriptor-set';
 import { grpcCallEndInterceptor } from './grpc-call-end';
 import { GrpcReflection } from './grpc-reflection';
 import { limitGrpcInput } from './grpc-input-limits';
+import { writeStructResponsesFast } from './struct-responses';
 
 /** Our own services; every file here is loaded, served by Nest controllers and listed by reflection. */
 export const PROTO_FILES = [
@@ -151,6 +152,7 @@ export class GrpcRuntime {
     this.server = server;
     this.trackServices(server);
     limitGrpcInput(server, this.config.http.json);
+    writeStructResponsesFast(server);
     new GrpcReflection(this.descriptors, () => this.served).addToServer(server);
     this.health.addToServer(server);
     for (const hook of this.hooks) hook(server, definition);
