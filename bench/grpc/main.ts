@@ -4,11 +4,11 @@
  * remote Task agent - the same closed-loop load on each, every answer checked. Reports throughput,
  * p50/p99 and the hub's CPU per call, and the gRPC/HTTP ratios. See bench/README.md.
  *
- *   npm run bench:grpc [-- --duration 8] [--warmup 2] [--connections 16] [--grpc-sessions 1]
+ *   npm run bench:grpc [-- --duration 8] [--warmup 2] [--connections 16] [--grpc-sessions 1] [--rounds 3]
  *                      [--backend embedded|real] [--profile]
  */
 import { mkdirSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { latencyStats } from '../a2a-send/load';
@@ -36,6 +36,7 @@ function options() {
       connections: { type: 'string', default: '16' },
       backend: { type: 'string', default: 'embedded' },
       'grpc-sessions': { type: 'string', default: '1' },
+      rounds: { type: 'string', default: '3' },
       profile: { type: 'boolean', default: false },
     },
   });
@@ -50,6 +51,7 @@ function options() {
     warmupSeconds: int('warmup', values.warmup, 0),
     connections: int('connections', values.connections, 1),
     grpcSessions: int('grpc-sessions', values['grpc-sessions'], 1),
+    rounds: int('rounds', values.rounds, 1),
     real: values.backend === 'real',
     profile: values.profile,
   };
@@ -103,12 +105,19 @@ async function measure(
   };
 }
 
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
 async function main(): Promise<void> {
   const opts = options();
   const cpu = cpus();
   console.log(
     `gRPC vs HTTP benchmark - ${new Date().toISOString()} - ${cpu.length} × ${cpu[0]?.model.trim()}, node ${process.version}; ` +
-      `${opts.connections} concurrent calls (gRPC on ${opts.grpcSessions} HTTP/2 connection(s)), ${opts.durationSeconds} s after ${opts.warmupSeconds} s warm-up, hub on ` +
+      `${opts.connections} concurrent calls (gRPC on ${opts.grpcSessions} HTTP/2 connection(s)), ${opts.rounds} rounds of ` +
+      `${opts.durationSeconds} s after ${opts.warmupSeconds} s warm-up per cell, load average ${loadavg()[0].toFixed(1)}, hub on ` +
       (opts.real ? 'PostgreSQL + Redis' : 'the embedded defaults'),
   );
   const echo = await TargetProcess.start('remote echo', 'echo', { variants: ['task'] });
@@ -128,26 +137,35 @@ async function main(): Promise<void> {
     connections: opts.connections,
     grpcSessions: opts.grpcSessions,
   });
-  const rows: string[] = [];
   const verdicts: string[] = [];
   try {
     for (const pair of pairs) {
       const slug = pair.name.split(' ')[0].toLowerCase();
-      const overGrpc = await measure(pair.grpc, hub, opts, opts.profile ? `${slug}-grpc` : undefined);
-      const overHttp = await measure(pair.http, hub, opts, opts.profile ? `${slug}-http` : undefined);
-      for (const [transport, cell] of [
-        ['gRPC', overGrpc],
-        ['HTTP', overHttp],
-      ] as const) {
-        const line =
-          `${pair.name.padEnd(34).slice(0, 34)}  ${transport}  ${String(cell.callsPerSecond).padStart(6)}/s  ` +
-          `p50 ${cell.p50.toFixed(2).padStart(6)} ms  p99 ${cell.p99.toFixed(2).padStart(7)} ms  ` +
-          `hub ${String(cell.hubMicrosPerCall).padStart(5)} µs/call  wrong ${cell.wrong}`;
-        rows.push(line);
-        console.log(line);
+      const cpuRatios: number[] = [];
+      const throughputRatios: number[] = [];
+      // gRPC and HTTP cells alternate, round after round: each ratio is of two cells measured one
+      // right after the other, so a change of load on a shared machine touches both alike.
+      for (let round = 1; round <= opts.rounds; round++) {
+        const profileAs = opts.profile && round === 1 ? slug : undefined;
+        const overGrpc = await measure(pair.grpc, hub, opts, profileAs && `${profileAs}-grpc`);
+        const overHttp = await measure(pair.http, hub, opts, profileAs && `${profileAs}-http`);
+        for (const [transport, cell] of [
+          ['gRPC', overGrpc],
+          ['HTTP', overHttp],
+        ] as const) {
+          console.log(
+            `${pair.name.padEnd(34).slice(0, 34)}  #${round}  ${transport}  ${String(cell.callsPerSecond).padStart(6)}/s  ` +
+              `p50 ${cell.p50.toFixed(2).padStart(6)} ms  p99 ${cell.p99.toFixed(2).padStart(7)} ms  ` +
+              `hub ${String(cell.hubMicrosPerCall).padStart(5)} µs/call  wrong ${cell.wrong}`,
+          );
+        }
+        cpuRatios.push(overGrpc.hubMicrosPerCall / overHttp.hubMicrosPerCall);
+        throughputRatios.push(overGrpc.callsPerSecond / overHttp.callsPerSecond);
       }
-      const cpuRatio = overGrpc.hubMicrosPerCall / overHttp.hubMicrosPerCall;
-      const throughputRatio = overGrpc.callsPerSecond / overHttp.callsPerSecond;
+      const cpuRatio = median(cpuRatios);
+      const throughputRatio = median(throughputRatios);
+      const each = (ratios: number[]) => ratios.map((r) => r.toFixed(2)).join(', ');
+      console.log(`  gRPC/HTTP hub CPU per call: ${each(cpuRatios)}; throughput: ${each(throughputRatios)}`);
       const sendMessage = pair.name.startsWith('A2A');
       verdicts.push(
         sendMessage
@@ -155,7 +173,7 @@ async function main(): Promise<void> {
           : `${cpuRatio <= 0.5 ? 'MET ' : 'MISS'} ${pair.name.split(' /')[0]}: hub CPU per gRPC call ≤ 0.5× HTTP: ${cpuRatio.toFixed(2)}× (throughput ${throughputRatio.toFixed(2)}×)`,
       );
     }
-    console.log(`\nTargets:\n${verdicts.map((v) => `  ${v}`).join('\n')}`);
+    console.log(`\nTargets (medians of ${opts.rounds} rounds' ratios):\n${verdicts.map((v) => `  ${v}`).join('\n')}`);
   } finally {
     await close();
     await Promise.all([hub.stop(), echo.stop()]);
