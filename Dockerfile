@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 
 # ---- build: compile TypeScript with the dev dependencies ----
-FROM node:20-bookworm-slim AS build
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY console/package.json ./console/
@@ -15,7 +15,7 @@ COPY console ./console
 RUN npm run build:console
 
 # ---- runtime: production dependencies only, non-root ----
-FROM node:20-bookworm-slim AS runtime
+FROM node:22-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     PORT=8080 \
     GRPC_PORT=50051 \
