@@ -2,7 +2,7 @@ import { Controller } from '@nestjs/common';
 import { GrpcMethod } from '@nestjs/microservices';
 import { HubEndpointsResolver } from '../a2a/card/hub-endpoints';
 import { RequireScopes } from '../platform/auth/auth.decorators';
-import { toProtoStruct } from '../platform/grpc/grpc-wkt';
+import { toProtoStructLazy } from '../platform/grpc/grpc-wkt';
 import { RateLimit } from '../platform/rate-limit/rate-limit.decorator';
 import { validateInput, withoutEmpty } from '../platform/validation/validate-input';
 import { AgentRecordResponse, ExtendedAgentRecordResponse } from './dto/agent.response';
@@ -85,7 +85,7 @@ export class RegistryGrpcController {
   @GrpcMethod(V2, 'ListAgentCards')
   @RequireScopes('agents:read')
   listAgentCardsV2() {
-    return { cards: this.registry.listCards(this.endpoints.configured()).map((card) => toProtoStruct(card)) };
+    return { cards: this.registry.listCards(this.endpoints.configured()).map((card) => toProtoStructLazy(card)) };
   }
 
   @GrpcMethod(V2, 'GetAgent')

@@ -1,7 +1,7 @@
 import * as protoLoader from '@grpc/proto-loader';
 import { join } from 'node:path';
 import { PROTO_DIR } from '../../paths';
-import { toProtoStruct } from './grpc-wkt';
+import { toProtoStruct, toProtoStructLazy } from './grpc-wkt';
 import { structSerializer } from './struct-responses';
 import { encodeStruct } from './struct-wire';
 
@@ -40,10 +40,11 @@ const CARD = {
 
 describe('struct-wire: google.protobuf.Struct written without protobufjs', () => {
   it("writes the bytes protobufjs writes for a v2 ListAgentCards answer, which decode to the cards' JSON", () => {
-    const answer = { cards: [toProtoStruct(CARD), toProtoStruct({}), toProtoStruct({ only: 'one' })] };
+    const cards = [CARD, {}, { only: 'one' }];
+    const answer = { cards: cards.map((card) => toProtoStructLazy(card)) };
     const fast = structSerializer(listAgentCards.responseType, serialize)!;
     const bytes = fast(answer);
-    expect(bytes.equals(serialize(answer))).toBe(true);
+    expect(bytes.equals(serialize({ cards: cards.map((card) => toProtoStruct(card)) }))).toBe(true);
     const decoded = listAgentCards.responseDeserialize(bytes) as { cards: unknown[] };
     expect(decoded.cards).toHaveLength(3);
     expect(bytes.length).toBeGreaterThan(200);
@@ -55,13 +56,27 @@ describe('struct-wire: google.protobuf.Struct written without protobufjs', () =>
     expect(fast({}).equals(serialize({}))).toBe(true);
   });
 
-  it("gives up on a value of another shape, and the answer is protobufjs's", () => {
-    expect(encodeStruct({ fields: { n: { numberValue: '3' } } } as never)).toBeUndefined();
-    expect(encodeStruct({ fields: { n: { stringValue: 'a', boolValue: true } } })).toBeUndefined();
-    expect(encodeStruct({ fields: { n: {} } } as never)).toBeUndefined();
-    const odd = { cards: [{ fields: { n: { numberValue: '3' } } }] };
+  it('reads JSON as toProtoValue does: undefined fields left out, odd values as null', () => {
+    const odd = {
+      gone: undefined,
+      nan: NaN,
+      infinite: -Infinity,
+      fn: () => 1,
+      list: [undefined, 1n],
+      date: new Date(0),
+    };
     const fast = structSerializer(listAgentCards.responseType, serialize)!;
-    expect(fast(odd).equals(serialize(odd))).toBe(true);
+    const bytes = fast({ cards: [toProtoStructLazy(odd)] });
+    expect(bytes.equals(serialize({ cards: [toProtoStruct(odd)] }))).toBe(true);
+  });
+
+  it("leaves Structs that are not toProtoStructLazy's to protobufjs, and lazy ones still read as Structs", () => {
+    const eager = toProtoStruct({ a: 1 });
+    expect(encodeStruct(eager)).toBeUndefined();
+    const mixed = { cards: [toProtoStructLazy({ a: 1 }), eager] };
+    const fast = structSerializer(listAgentCards.responseType, serialize)!;
+    expect(fast(mixed).equals(serialize({ cards: [eager, eager] }))).toBe(true);
+    expect(toProtoStructLazy(CARD)).toEqual(toProtoStruct(CARD));
   });
 
   it('leaves messages without Struct fields of their own to proto-loader', () => {

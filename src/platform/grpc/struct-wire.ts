@@ -1,13 +1,13 @@
-import type { ProtoStruct, ProtoValue } from './grpc-wkt';
+import { lazyStructJson, type ProtoStruct } from './grpc-wkt';
 
 /**
- * google.protobuf.Struct in protobuf wire format, written straight from the shape the v2 adapters
- * give proto-loader (grpc-wkt.ts: `{ fields: { key: { stringValue } } }`), into one buffer: the
- * sizes in a first walk, the bytes in a second. protobufjs spends several times the cost of
- * JSON.stringify on a Struct (fromObject builds a message per value, then each nested message is
- * forked, measured and copied); this writes the same bytes - fields in the same order, every
- * set oneof member written, as protobufjs does - at a fraction of that. A value of any other shape
- * makes it give up (undefined), and the caller uses protobufjs.
+ * google.protobuf.Struct in protobuf wire format, written straight from the JSON a
+ * toProtoStructLazy Struct stands for, into one buffer: the sizes in a first walk, the bytes in a
+ * second. protobufjs spends several times the cost of JSON.stringify on a Struct (the Struct of
+ * Values is built, then fromObject builds a message per value, then each nested message is forked,
+ * measured and copied); this writes the same bytes - the JSON read as toProtoValue reads it, fields
+ * in the same order, every set oneof member written, as protobufjs does - at a fraction of that.
+ * Any other Struct gets undefined, and the caller uses protobufjs.
  *
  *   Struct    { map<string, Value> fields = 1; }       entry: { string key = 1; Value value = 2; }
  *   Value     { oneof kind { NullValue null_value = 1; double number_value = 2; string string_value = 3;
@@ -15,11 +15,11 @@ import type { ProtoStruct, ProtoValue } from './grpc-wkt';
  *   ListValue { repeated Value values = 1; }
  */
 export function encodeStruct(struct: ProtoStruct): Buffer | undefined {
+  const json = lazyStructJson(struct);
+  if (json === undefined) return undefined;
   const sizes: number[] = [];
-  const size = structSize(struct, sizes);
-  if (size < 0) return undefined;
-  const out = new Output(Buffer.allocUnsafe(size), sizes);
-  out.struct(struct);
+  const out = new Output(Buffer.allocUnsafe(objectSize(json, sizes)), sizes);
+  out.object(json);
   return out.buffer;
 }
 
@@ -30,8 +30,6 @@ export function lengthDelimited(number: number, bytes: Buffer): Buffer {
   writeVarint(head, at, bytes.length);
   return Buffer.concat([head, bytes]);
 }
-
-const NULL_VALUE = 'NULL_VALUE';
 
 /** Up to this many characters, a string is measured and (if ASCII) copied in JavaScript: cheaper than a call into C++. */
 const SHORT_STRING = 64;
@@ -72,22 +70,19 @@ function writeVarint(buffer: Buffer, at: number, value: number): number {
 const delimited = (size: number) => 1 + varintSize(size) + size;
 
 /**
- * The size of each nested message and the UTF-8 length of each string, in the order the writing
- * walk meets them, are pushed to `sizes` (a message's slot taken before its children's); -1 when a
- * value has an unexpected shape.
+ * The first walk. The size of each message (Struct, map entry, Value, ListValue) and the UTF-8
+ * length of each string are pushed to `sizes` in the order the second walk meets them, a message's
+ * slot taken before its children's.
  */
-function structSize(struct: ProtoStruct, sizes: number[]): number {
-  if (struct === null || typeof struct !== 'object' || typeof struct.fields !== 'object' || struct.fields === null) {
-    return -1;
-  }
+function objectSize(object: object, sizes: number[]): number {
   const slot = sizes.push(0) - 1;
   let size = 0;
-  for (const key of Object.keys(struct.fields)) {
+  for (const key of Object.keys(object)) {
+    const value = (object as Record<string, unknown>)[key];
+    if (value === undefined) continue;
     const entrySlot = sizes.push(0, 0) - 2;
     const keyLength = (sizes[entrySlot + 1] = utf8Length(key));
-    const valueSize = valueSizeOf(struct.fields[key], sizes);
-    if (valueSize < 0) return -1;
-    const entry = delimited(keyLength) + delimited(valueSize);
+    const entry = delimited(keyLength) + delimited(valueSize(value, sizes));
     sizes[entrySlot] = entry;
     size += delimited(entry);
   }
@@ -95,36 +90,24 @@ function structSize(struct: ProtoStruct, sizes: number[]): number {
   return size;
 }
 
-function valueSizeOf(value: ProtoValue, sizes: number[]): number {
+/** A JSON value as toProtoValue reads it: finite numbers, strings, booleans, lists, objects; anything else null. */
+function valueSize(value: unknown, sizes: number[]): number {
   const slot = sizes.push(0) - 1;
-  let size: number;
-  if (value === null || typeof value !== 'object') return -1;
-  if ('stringValue' in value && typeof value.stringValue === 'string') {
-    size = delimited((sizes[sizes.push(0) - 1] = utf8Length(value.stringValue)));
-  } else if ('numberValue' in value && typeof value.numberValue === 'number') size = 9;
-  else if ('boolValue' in value && typeof value.boolValue === 'boolean') size = 2;
-  else if ('nullValue' in value && value.nullValue === NULL_VALUE) size = 2;
-  else if ('structValue' in value) {
-    const inner = structSize(value.structValue, sizes);
-    if (inner < 0) return -1;
-    size = delimited(inner);
-  } else if ('listValue' in value && Array.isArray(value.listValue?.values)) {
+  let size = 2; // null_value, bool_value
+  if (typeof value === 'string') size = delimited((sizes[sizes.push(0) - 1] = utf8Length(value)));
+  else if (typeof value === 'number') size = Number.isFinite(value) ? 9 : 2;
+  else if (Array.isArray(value)) {
     const listSlot = sizes.push(0) - 1;
     let list = 0;
-    for (const item of value.listValue.values) {
-      const itemSize = valueSizeOf(item, sizes);
-      if (itemSize < 0) return -1;
-      list += delimited(itemSize);
-    }
+    for (const item of value as unknown[]) list += delimited(valueSize(item, sizes));
     sizes[listSlot] = list;
     size = delimited(list);
-  } else return -1;
-  if (Object.keys(value).length !== 1) return -1;
+  } else if (value !== null && typeof value === 'object') size = delimited(objectSize(value, sizes));
   sizes[slot] = size;
   return size;
 }
 
-/** The second walk: the same order as the first, each message's size read from `sizes`. */
+/** The second walk: the same order as the first, each size read from `sizes`. */
 class Output {
   private at = 0;
   private next = 0;
@@ -134,39 +117,40 @@ class Output {
     private readonly sizes: number[],
   ) {}
 
-  struct(struct: ProtoStruct): void {
+  object(object: object): void {
     this.next++;
-    for (const key of Object.keys(struct.fields)) {
+    for (const key of Object.keys(object)) {
+      const value = (object as Record<string, unknown>)[key];
+      if (value === undefined) continue;
       this.head(0x0a, this.sizes[this.next++]);
       this.string(0x0a, key, this.sizes[this.next++]);
-      const valueSize = this.sizes[this.next];
-      this.head(0x12, valueSize);
-      this.value(struct.fields[key]);
+      this.head(0x12, this.sizes[this.next]);
+      this.value(value);
     }
   }
 
-  private value(value: ProtoValue): void {
+  private value(value: unknown): void {
     this.next++;
     const buffer = this.buffer;
-    if ('stringValue' in value) this.string(0x1a, value.stringValue, this.sizes[this.next++]);
-    else if ('numberValue' in value) {
+    if (typeof value === 'string') this.string(0x1a, value, this.sizes[this.next++]);
+    else if (typeof value === 'number' && Number.isFinite(value)) {
       buffer[this.at++] = 0x11;
-      this.at = buffer.writeDoubleLE(value.numberValue, this.at);
-    } else if ('boolValue' in value) {
+      this.at = buffer.writeDoubleLE(value, this.at);
+    } else if (typeof value === 'boolean') {
       buffer[this.at++] = 0x20;
-      buffer[this.at++] = value.boolValue ? 1 : 0;
-    } else if ('nullValue' in value) {
-      buffer[this.at++] = 0x08;
-      buffer[this.at++] = 0;
-    } else if ('structValue' in value) {
-      this.head(0x2a, this.sizes[this.next]);
-      this.struct(value.structValue);
-    } else {
+      buffer[this.at++] = value ? 1 : 0;
+    } else if (Array.isArray(value)) {
       this.head(0x32, this.sizes[this.next++]);
-      for (const item of value.listValue.values) {
+      for (const item of value as unknown[]) {
         this.head(0x0a, this.sizes[this.next]);
         this.value(item);
       }
+    } else if (value !== null && typeof value === 'object') {
+      this.head(0x2a, this.sizes[this.next]);
+      this.object(value);
+    } else {
+      buffer[this.at++] = 0x08;
+      buffer[this.at++] = 0;
     }
   }
 
