@@ -1,7 +1,8 @@
 /**
  * Cells measured against each other at one number of connections: the hub against the SDK's
  * server, the proxy and the orchestrator against the agent called directly, the proxy against
- * the bare relay (the least a Node proxy costs) and that relay against the agent, a Task answer against
+ * the bare relay (the least a Node proxy costs) and the SDK relay (the least an SDK-built proxy
+ * costs), and those relays against the agent, a Task answer against
  * a Message answer, one backend against the other. targets.ts judges some of them; all are shown.
  */
 import { round } from './load';
@@ -53,10 +54,12 @@ export function comparisons(rows: Row[], connections: number[], variants: Varian
   const on = (target: TargetName, variant: Variant, backend?: Backend): Cell => ({ target, variant, backend });
   for (const variant of variants) {
     wanted.push([on('relay', variant), on('remote', variant)]);
+    wanted.push([on('sdk-relay', variant), on('remote', variant)]);
     for (const backend of backends) {
       wanted.push([on('hub', variant, backend), on('reference', variant)]);
       wanted.push([on('proxy', variant, backend), on('remote', variant)]);
       wanted.push([on('proxy', variant, backend), on('relay', variant)]);
+      wanted.push([on('proxy', variant, backend), on('sdk-relay', variant)]);
       if (variant !== 'message') {
         wanted.push([on('hub', variant, backend), on('hub', 'message', backend)]);
         wanted.push([on('proxy', variant, backend), on('proxy', 'message', backend)]);

@@ -5,7 +5,7 @@
  */
 import { ORCHESTRATED_VARIANT, ORCHESTRATOR_WORD, Variant, VARIANT_INFO } from './variants';
 
-export const TARGETS = ['reference', 'hub', 'remote', 'relay', 'proxy', 'orchestrator'] as const;
+export const TARGETS = ['reference', 'hub', 'remote', 'relay', 'sdk-relay', 'proxy', 'orchestrator'] as const;
 export type TargetName = (typeof TARGETS)[number];
 
 /** The hub's backends: `real` PostgreSQL + Redis, `embedded` PGlite + the in-process store (`npm start`'s defaults). */
@@ -40,7 +40,7 @@ export function sameCell(a: Cell, b: Cell): boolean {
 
 /**
  * The cells to measure, in order: per variant the reference, the hub on each backend, the remote
- * echo direct, the bare relay to it, the proxy on each backend, and after the orchestrated variant the orchestrator on
+ * echo direct, the bare relay and the SDK relay to it, the proxy on each backend, and after the orchestrated variant the orchestrator on
  * each backend. The orchestrator is only routed to the remote Task agent, so it needs that variant.
  */
 export function cellsOf(targets: readonly TargetName[], variants: readonly Variant[], backends: readonly Backend[]) {
@@ -51,7 +51,7 @@ export function cellsOf(targets: readonly TargetName[], variants: readonly Varia
     else cells.push({ target, variant });
   };
   for (const variant of variants) {
-    for (const target of ['reference', 'hub', 'remote', 'relay', 'proxy'] as const) add(target, variant);
+    for (const target of ['reference', 'hub', 'remote', 'relay', 'sdk-relay', 'proxy'] as const) add(target, variant);
     if (variant === ORCHESTRATED_VARIANT) add('orchestrator', variant);
   }
   return cells;
@@ -70,6 +70,8 @@ export function describe(cell: Cell): string {
       return `remote echo, direct ${info.basePath}/v1`;
     case 'relay':
       return `bare Node relay → remote echo ${info.basePath}/v1`;
+    case 'sdk-relay':
+      return `SDK relay → remote echo ${info.basePath}/v1`;
     case 'proxy':
       return `proxy${on}: hub → ${info.remoteId}`;
     case 'orchestrator':

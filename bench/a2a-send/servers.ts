@@ -13,6 +13,8 @@ export interface Servers {
   remote?: TargetProcess;
   /** The least a Node proxy does (bare-relay.ts), in front of `remote`. */
   relay?: TargetProcess;
+  /** The least a proxy built from the SDK does (sdk-relay.ts), in front of `remote`. */
+  sdkRelay?: TargetProcess;
   /** One hub per backend, each hosting the same agents. */
   hubs: Partial<Record<Backend, TargetProcess>>;
 }
@@ -22,11 +24,17 @@ export async function startServers(options: Options, servers: Servers): Promise<
   const { targets, variants } = options;
   const wants = (...names: Options['targets']) => names.some((n) => targets.includes(n));
   if (wants('reference')) servers.reference = await TargetProcess.start('reference echo server', 'echo', { variants });
-  if (wants('remote', 'relay', 'proxy', 'orchestrator')) {
+  if (wants('remote', 'relay', 'sdk-relay', 'proxy', 'orchestrator')) {
     servers.remote = await TargetProcess.start('remote echo server', 'echo', { variants });
   }
   if (wants('relay')) {
     servers.relay = await TargetProcess.start('bare relay', 'relay', { upstream: servers.remote!.info.baseUrl });
+  }
+  if (wants('sdk-relay')) {
+    servers.sdkRelay = await TargetProcess.start('SDK relay', 'sdk-relay', {
+      upstream: servers.remote!.info.baseUrl,
+      variants,
+    });
   }
   if (!wants('hub', 'proxy', 'orchestrator')) return;
   const remoteVariants = new Set<Variant>(wants('proxy') ? variants : []);
@@ -46,7 +54,7 @@ export async function startServers(options: Options, servers: Servers): Promise<
 
 /** Every process started. */
 export function allServers(servers: Servers): TargetProcess[] {
-  return [servers.reference, servers.remote, servers.relay, ...Object.values(servers.hubs)].filter(
+  return [servers.reference, servers.remote, servers.relay, servers.sdkRelay, ...Object.values(servers.hubs)].filter(
     (s): s is TargetProcess => s !== undefined,
   );
 }
@@ -89,6 +97,8 @@ export function loadTarget(cell: Cell, servers: Servers): { involved: TargetProc
       return echo(servers.remote);
     case 'relay':
       return { ...echo(servers.relay), involved: [servers.relay!, servers.remote!] };
+    case 'sdk-relay':
+      return { ...echo(servers.sdkRelay), involved: [servers.sdkRelay!, servers.remote!] };
     case 'hub':
       return viaHub(info.localId, false);
     case 'proxy':

@@ -7,10 +7,11 @@
 import { ProcessStats, runChild, RunningServer } from '../support/child-process';
 import { startBareRelay } from './bare-relay';
 import { startEchoServer } from './echo-agent';
+import { startSdkRelay } from './sdk-relay';
 import { HubOptions, startHub } from './hub';
 import type { Variant } from './variants';
 
-export type TargetKind = 'echo' | 'relay' | 'hub';
+export type TargetKind = 'echo' | 'relay' | 'sdk-relay' | 'hub';
 
 /** What an echo server process serves (default: every variant); where a relay sends what it gets. */
 export interface EchoOptions {
@@ -45,8 +46,11 @@ async function start(kind: TargetKind, options: HubOptions & EchoOptions): Promi
       close: () => server.close(),
     };
   }
-  if (kind === 'relay') {
-    const relay = await startBareRelay(options.upstream!);
+  if (kind === 'relay' || kind === 'sdk-relay') {
+    const relay =
+      kind === 'relay'
+        ? await startBareRelay(options.upstream!)
+        : await startSdkRelay(options.upstream!, options.variants ?? []);
     return {
       info: { pid: process.pid, baseUrl: relay.origin },
       stats: () => ({ connections: relay.connections() }),

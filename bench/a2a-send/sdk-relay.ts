@@ -1,0 +1,83 @@
+import { ClientFactory } from '@a2a-js/sdk/client';
+import {
+  AgentEvent,
+  AgentExecutor,
+  DefaultRequestHandler,
+  ExecutionEventBus,
+  RequestContext,
+} from '@a2a-js/sdk/server';
+import { jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import express from 'express';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { echoCard } from './echo-agent';
+import { RecentTaskStore } from './recent-task-store';
+import { Variant, VARIANT_INFO } from './variants';
+
+/**
+ * The least a proxy built from the official SDK does: the SDK's own server (DefaultRequestHandler,
+ * jsonRpcHandler with v0.3 compatibility, no authentication, tasks in memory) whose executor
+ * sends each message on with the SDK's client (as its ClientFactory makes it from the remote's
+ * card) and publishes the answer under its own ids - and nothing else: no records, limits or
+ * links between ids. The hub's proxy is built the same way, plus all that; against this target it
+ * shows what the hub adds to the SDK's own cost.
+ */
+export interface SdkRelay {
+  origin: string;
+  connections(): number;
+  close(): Promise<void>;
+}
+
+export async function startSdkRelay(
+  upstream: string,
+  variants: readonly Variant[],
+  host = '127.0.0.1',
+): Promise<SdkRelay> {
+  const app = express();
+  app.disable('x-powered-by');
+  const server = await new Promise<Server>((resolve) => {
+    const listening = app.listen(0, host, () => resolve(listening));
+  });
+  let connections = 0;
+  server.on('connection', () => connections++);
+  const origin = `http://${host}:${(server.address() as AddressInfo).port}`;
+  for (const variant of variants) {
+    const base = VARIANT_INFO[variant].basePath;
+    const client = await new ClientFactory().createFromUrl(`${upstream}${base}/.well-known/agent-card.json`, '');
+    const executor: AgentExecutor = {
+      execute: async (context: RequestContext, bus: ExecutionEventBus) => {
+        const answer = await client.sendMessage({
+          tenant: '',
+          message: { ...context.userMessage, contextId: '', taskId: '' },
+          configuration: undefined,
+          metadata: undefined,
+        });
+        bus.publish(
+          'messageId' in answer
+            ? AgentEvent.message({ ...answer, contextId: context.contextId, taskId: '' })
+            : AgentEvent.task({ ...answer, id: context.taskId, contextId: context.contextId }),
+        );
+        bus.finished();
+      },
+      cancelTask: () => Promise.resolve(),
+    };
+    const handler = new DefaultRequestHandler(echoCard(`${origin}${base}`, variant), new RecentTaskStore(), executor);
+    app.use(
+      `${base}/v1`,
+      jsonRpcHandler({
+        requestHandler: handler,
+        userBuilder: UserBuilder.noAuthentication,
+        legacyCompat: { enabled: true },
+      }),
+    );
+  }
+  return {
+    origin,
+    connections: () => connections,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
