@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Pool } from 'undici';
+import { listen, Listening } from './listener';
 
 /**
  * The floor of proxying on this machine: the least a Node program that relays A2A `message/send`
@@ -11,30 +11,21 @@ import { Pool } from 'undici';
  * measured against it is what the hub costs beyond any Node proxy; against the agent alone, what
  * two HTTP hops cost on two cores.
  */
-export interface BareRelay {
-  origin: string;
-  connections(): number;
-  close(): Promise<void>;
-}
+export type BareRelay = Listening;
 
 export async function startBareRelay(upstream: string, host = '127.0.0.1'): Promise<BareRelay> {
   const pool = new Pool(upstream, { connections: 64, pipelining: 1 });
-  const server = createServer((req, res) => {
+  const listening = await listen((req, res) => {
     relay(pool, req, res).catch((error: Error) => {
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
       res.end(error.message);
     });
-  });
-  server.keepAliveTimeout = 60_000;
-  let connections = 0;
-  server.on('connection', () => connections++);
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  }, host);
+  listening.server.keepAliveTimeout = 60_000;
   return {
-    origin: `http://${host}:${(server.address() as AddressInfo).port}`,
-    connections: () => connections,
+    ...listening,
     close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listening.close();
       await pool.close();
     },
   };

@@ -2,9 +2,8 @@ import { AgentCard } from '@a2a-js/sdk';
 import { DefaultRequestHandler } from '@a2a-js/sdk/server';
 import { jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import express from 'express';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { echoExecutor } from './echo-executors';
+import { listen, Listening } from './listener';
 import { RecentTaskStore } from './recent-task-store';
 import { ORCHESTRATED_VARIANT, ORCHESTRATOR_WORD, Variant, VARIANT_INFO, VARIANTS } from './variants';
 
@@ -48,14 +47,9 @@ export function echoCard(baseUrl: string, variant: Variant = 'message'): AgentCa
   };
 }
 
-export interface EchoServer {
-  /** http://127.0.0.1:<port>; each variant is at `<origin><basePath>`. */
-  origin: string;
+export interface EchoServer extends Listening {
   /** Requests received at each variant's `<base>/v1`, by A2A-Version header ("none" when absent). */
   requestsByVersion(): Partial<Record<Variant, Record<string, number>>>;
-  /** TCP connections accepted so far (a client that reuses connections opens few). */
-  connections(): number;
-  close(): Promise<void>;
 }
 
 /**
@@ -72,12 +66,8 @@ export async function startEchoServer(
   const app = express();
   app.disable('x-powered-by');
   const counts: Partial<Record<Variant, Record<string, number>>> = {};
-  const server = await new Promise<Server>((resolve) => {
-    const listening = app.listen(0, host, () => resolve(listening));
-  });
-  let connections = 0;
-  server.on('connection', () => connections++);
-  const origin = `http://${host}:${(server.address() as AddressInfo).port}`;
+  const listening = await listen(app, host);
+  const origin = listening.origin;
   for (const variant of variants) {
     const base = VARIANT_INFO[variant].basePath;
     const card = echoCard(`${origin}${base}`, variant);
@@ -101,14 +91,5 @@ export async function startEchoServer(
       res.json(AgentCard.toJSON(card));
     });
   }
-  return {
-    origin,
-    requestsByVersion: () => structuredClone(counts),
-    connections: () => connections,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...listening, requestsByVersion: () => structuredClone(counts) };
 }

@@ -8,9 +8,8 @@ import {
 } from '@a2a-js/sdk/server';
 import { jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import express from 'express';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { echoCard } from './echo-agent';
+import { listen, Listening } from './listener';
 import { RecentTaskStore } from './recent-task-store';
 import { Variant, VARIANT_INFO } from './variants';
 
@@ -22,11 +21,7 @@ import { Variant, VARIANT_INFO } from './variants';
  * links between ids. The hub's proxy is built the same way, plus all that; against this target it
  * shows what the hub adds to the SDK's own cost.
  */
-export interface SdkRelay {
-  origin: string;
-  connections(): number;
-  close(): Promise<void>;
-}
+export type SdkRelay = Listening;
 
 export async function startSdkRelay(
   upstream: string,
@@ -35,12 +30,8 @@ export async function startSdkRelay(
 ): Promise<SdkRelay> {
   const app = express();
   app.disable('x-powered-by');
-  const server = await new Promise<Server>((resolve) => {
-    const listening = app.listen(0, host, () => resolve(listening));
-  });
-  let connections = 0;
-  server.on('connection', () => connections++);
-  const origin = `http://${host}:${(server.address() as AddressInfo).port}`;
+  const listening = await listen(app, host);
+  const origin = listening.origin;
   for (const variant of variants) {
     const base = VARIANT_INFO[variant].basePath;
     const client = await new ClientFactory().createFromUrl(`${upstream}${base}/.well-known/agent-card.json`, '');
@@ -71,13 +62,5 @@ export async function startSdkRelay(
       }),
     );
   }
-  return {
-    origin,
-    connections: () => connections,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listening;
 }
