@@ -4,10 +4,9 @@
  * SendMessage (v1.0, gRPC) against message/send (JSON-RPC) to the same Task agent. Both clients are
  * thin: undici for HTTP, GrpcWire (node:http2) for gRPC.
  */
-import * as protoLoader from '@grpc/proto-loader';
 import { join } from 'node:path';
 import { Pool } from 'undici';
-import { GrpcWire, grpcFrame, wireMethod } from './grpc-wire';
+import { GrpcWire, grpcFrame, loadProtos, wireMethod } from './grpc-wire';
 
 const PROTO_DIR = join(__dirname, '..', '..', 'proto');
 
@@ -34,18 +33,15 @@ export interface Hub {
 
 /** The three methods, from the hub's own protos, read the way a generated client reads them. */
 function methods() {
-  const definition = protoLoader.loadSync(
-    ['switchboard/v2/system.proto', 'switchboard/v2/registry.proto', 'lf/a2a/v1/a2a.proto'],
-    { includeDirs: [PROTO_DIR], keepCase: true, longs: String, enums: String, defaults: false, oneofs: true },
-  );
+  const root = loadProtos(PROTO_DIR, [
+    'switchboard/v2/system.proto',
+    'switchboard/v2/registry.proto',
+    'lf/a2a/v1/a2a.proto',
+  ]);
   return {
-    getInfo: wireMethod<object, { name?: string }>(definition, 'switchboard.v2.SystemService', 'GetInfo'),
-    listAgentCards: wireMethod<object, { cards?: unknown[] }>(
-      definition,
-      'switchboard.v2.RegistryService',
-      'ListAgentCards',
-    ),
-    sendMessage: wireMethod<object, { task?: unknown }>(definition, 'lf.a2a.v1.A2AService', 'SendMessage'),
+    getInfo: wireMethod<object, { name?: string }>(root, 'switchboard.v2.SystemService', 'GetInfo'),
+    listAgentCards: wireMethod<object, { cards?: unknown[] }>(root, 'switchboard.v2.RegistryService', 'ListAgentCards'),
+    sendMessage: wireMethod<object, { task?: unknown }>(root, 'lf.a2a.v1.A2AService', 'SendMessage'),
   };
 }
 
@@ -89,9 +85,9 @@ export function callPairs(hub: Hub): { pairs: CallPair[]; close: () => Promise<v
     {
       name: 'A2A SendMessage (gRPC, v1.0) / message/send (JSON-RPC, v0.3), to the remote Task echo',
       grpc: async (n) => {
-        const request = { message: { message_id: `g-${n}`, role: 'ROLE_USER', parts: [{ text: text(n) }] } };
+        const request = { message: { messageId: `g-${n}`, role: 'ROLE_USER', parts: [{ text: text(n) }] } };
         const { status, answer } = await wire.call(sendMessage, grpcFrame(sendMessage.encode(request)), toAgent);
-        return status === 0 && answer?.task !== undefined && JSON.stringify(answer.task).includes(text(n));
+        return status === 0 && answer?.task != null && JSON.stringify(answer.task).includes(text(n));
       },
       http: async (n) => {
         const { statusCode, body } = await pool.request({

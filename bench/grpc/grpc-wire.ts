@@ -1,11 +1,15 @@
 /**
  * A minimal gRPC client on node:http2, as thin as the undici pool the HTTP side uses: unary calls
  * only, each a POST stream on one of a few HTTP/2 sessions, the request one length-prefixed
- * protobuf message (encoded by protobufjs, through @grpc/proto-loader, from the hub's own protos),
- * the answer's `grpc-status` read from the trailers (or a trailers-only answer) and its message
- * decoded the same way. No channel state machine, no interceptors, no per-call metadata objects.
+ * protobuf message (encoded by protobufjs from the hub's own protos), the answer's `grpc-status`
+ * read from the trailers (or a trailers-only answer) and its message decoded by protobufjs into a
+ * message object - every byte parsed, as JSON.parse parses the HTTP answers, without the further
+ * conversion to plain objects a generated client does. No channel state machine, no interceptors,
+ * no per-call metadata objects.
  */
-import type { MethodDefinition, PackageDefinition } from '@grpc/proto-loader';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Root, type Type } from 'protobufjs';
 import { ClientHttp2Session, connect, constants, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http2';
 
 /** A call's outcome: its gRPC status (and message), and the decoded answer when the status is OK. */
@@ -22,15 +26,29 @@ export interface WireMethod<Req, Res> {
   decode: (bytes: Buffer) => Res;
 }
 
-/** The method `Service/Method` of a loaded package definition, e.g. `switchboard.v2.SystemService`, `GetInfo`. */
-export function wireMethod<Req, Res>(
-  definition: PackageDefinition,
-  service: string,
-  method: string,
-): WireMethod<Req, Res> {
-  const found = (definition[service] as unknown as Record<string, MethodDefinition<Req, Res>> | undefined)?.[method];
+/** The protos under `protoDir` (imports resolved there, else among protobufjs's own google/protobuf/*). */
+export function loadProtos(protoDir: string, files: string[]): Root {
+  const bundled = dirname(require.resolve('protobufjs/package.json'));
+  const root = new Root();
+  root.resolvePath = (_origin, target) =>
+    existsSync(join(protoDir, target)) ? join(protoDir, target) : join(bundled, target);
+  return root.loadSync(files);
+}
+
+/**
+ * The unary method `Service/Method` (e.g. `switchboard.v2.SystemService`, `GetInfo`): requests
+ * are given as protobufjs reads objects (camelCase fields, enum names), answers are messages.
+ */
+export function wireMethod<Req extends object, Res>(root: Root, service: string, method: string): WireMethod<Req, Res> {
+  const found = root.lookupService(service).methods[method];
   if (!found || found.requestStream || found.responseStream) throw new Error(`No unary method ${service}/${method}`);
-  return { path: found.path, encode: found.requestSerialize, decode: found.responseDeserialize };
+  const request: Type = root.lookupType(found.requestType);
+  const response: Type = root.lookupType(found.responseType);
+  return {
+    path: `/${service}/${method}`,
+    encode: (value) => Buffer.from(request.encode(request.fromObject(value)).finish()),
+    decode: (bytes) => response.decode(bytes) as unknown as Res,
+  };
 }
 
 /** The 5-byte gRPC message prefix (uncompressed, big-endian length) and the message. */
