@@ -51,7 +51,9 @@ export class GrpcLane implements OnModuleInit {
     const add = server.addService.bind(server);
     server.addService = (service, implementation) =>
       add(service, this.implementation(service, implementation, bindings));
-    this.logger.debug(`${bindings.size} unary methods served ahead of Nest's pipeline`);
+    this.logger.debug(
+      `${bindings.size} @GrpcMethod handlers bound; their unary calls are served ahead of Nest's pipeline`,
+    );
   }
 
   private implementation(
