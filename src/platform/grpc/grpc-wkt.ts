@@ -43,27 +43,30 @@ export function toProtoStruct(object: object): ProtoStruct {
   return { fields };
 }
 
-/** The JSON each Struct made by toProtoStructLazy stands for (struct-wire.ts writes it from there). */
-const lazyStructs = new WeakMap<ProtoStruct, object>();
-
 /**
  * toProtoStruct for an answer that is written as soon as it is returned: the Struct's `fields` are
  * built only if something reads them (protobufjs does, when the answer is not written by
- * struct-wire.ts, which writes the JSON itself). `object` must not change until then.
+ * struct-wire.ts, which writes the JSON itself). `object` must not change until then; a frozen
+ * `object` must be frozen all the way down (it never changes), and struct-wire.ts keeps its bytes
+ * for as long as the object lives.
  */
 export function toProtoStructLazy(object: object): ProtoStruct {
-  let fields: Record<string, ProtoValue> | undefined;
-  const struct = Object.defineProperty({} as ProtoStruct, 'fields', {
-    enumerable: true,
-    get: () => (fields ??= toProtoStruct(object).fields),
-  });
-  lazyStructs.set(struct, object);
-  return struct;
+  return new LazyStruct(object);
 }
 
 /** The JSON a toProtoStructLazy Struct stands for; undefined for any other Struct. */
 export function lazyStructJson(struct: ProtoStruct): object | undefined {
-  return struct !== null && typeof struct === 'object' ? lazyStructs.get(struct) : undefined;
+  return struct instanceof LazyStruct ? struct.json : undefined;
+}
+
+class LazyStruct implements ProtoStruct {
+  private built?: Record<string, ProtoValue>;
+
+  constructor(readonly json: object) {}
+
+  get fields(): Record<string, ProtoValue> {
+    return (this.built ??= toProtoStruct(this.json).fields);
+  }
 }
 
 /** An RFC 3339 time (or Date) as a google.protobuf.Timestamp; null/undefined/empty stay unset. */

@@ -1,7 +1,7 @@
 import type { Server, ServiceDefinition } from '@grpc/grpc-js';
 import type { MessageTypeDefinition } from '@grpc/proto-loader';
 import type { ProtoStruct } from './grpc-wkt';
-import { encodeStruct, lengthDelimited } from './struct-wire';
+import { delimitedHead, encodeStruct } from './struct-wire';
 
 interface FieldDescriptor {
   name: string;
@@ -59,7 +59,7 @@ export function structSerializer(
       for (const struct of structs) {
         const bytes = encodeStruct(struct);
         if (!bytes) return serialize(value);
-        parts.push(lengthDelimited(field.number, bytes));
+        parts.push(delimitedHead(field.number, bytes.length), bytes);
       }
       delete rest[field.name];
     }

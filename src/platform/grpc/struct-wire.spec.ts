@@ -76,7 +76,23 @@ describe('struct-wire: google.protobuf.Struct written without protobufjs', () =>
     const mixed = { cards: [toProtoStructLazy({ a: 1 }), eager] };
     const fast = structSerializer(listAgentCards.responseType, serialize)!;
     expect(fast(mixed).equals(serialize({ cards: [eager, eager] }))).toBe(true);
-    expect(toProtoStructLazy(CARD)).toEqual(toProtoStruct(CARD));
+    expect(toProtoStructLazy(CARD).fields).toEqual(toProtoStruct(CARD).fields);
+  });
+
+  it("keeps a frozen object's bytes for the next answer, and writes an unfrozen one afresh each time", () => {
+    const frozen = Object.freeze({ name: 'kept', skills: Object.freeze([Object.freeze({ id: 'a' })]) });
+    const first = encodeStruct(toProtoStructLazy(frozen))!;
+    expect(encodeStruct(toProtoStructLazy(frozen))).toBe(first);
+    expect(first.equals(encodeStruct(toProtoStructLazy({ ...frozen }))!)).toBe(true);
+
+    const open = { name: 'before' };
+    const before = encodeStruct(toProtoStructLazy(open))!;
+    open.name = 'after, longer';
+    const after = encodeStruct(toProtoStructLazy(open))!;
+    expect(after).not.toBe(before);
+    expect(after.length).toBeGreaterThan(before.length);
+    const fast = structSerializer(listAgentCards.responseType, serialize)!;
+    expect(fast({ cards: [toProtoStructLazy(open)] }).equals(serialize({ cards: [toProtoStruct(open)] }))).toBe(true);
   });
 
   it('leaves messages without Struct fields of their own to proto-loader', () => {

@@ -17,18 +17,27 @@ import { lazyStructJson, type ProtoStruct } from './grpc-wkt';
 export function encodeStruct(struct: ProtoStruct): Buffer | undefined {
   const json = lazyStructJson(struct);
   if (json === undefined) return undefined;
+  const kept = written.get(json);
+  if (kept) return kept;
   const sizes: number[] = [];
   const out = new Output(Buffer.allocUnsafe(objectSize(json, sizes)), sizes);
   out.object(json);
+  if (Object.isFrozen(json)) written.set(json, out.buffer);
   return out.buffer;
 }
 
-/** Length-delimited (wire type 2) field `number` holding `bytes`. */
-export function lengthDelimited(number: number, bytes: Buffer): Buffer {
-  const head = Buffer.allocUnsafe(varintSize((number << 3) | 2) + varintSize(bytes.length));
-  const at = writeVarint(head, 0, (number << 3) | 2);
-  writeVarint(head, at, bytes.length);
-  return Buffer.concat([head, bytes]);
+/**
+ * The bytes of each frozen JSON object written so far (toProtoStructLazy: a frozen object is frozen
+ * all the way down), such as the registry's cards: the same card is written once, not per answer.
+ * Callers copy the bytes into the answer and never change them.
+ */
+const written = new WeakMap<object, Buffer>();
+
+/** The tag and length of a length-delimited (wire type 2) field `number` of `length` bytes, which follow it. */
+export function delimitedHead(number: number, length: number): Buffer {
+  const head = Buffer.allocUnsafe(varintSize((number << 3) | 2) + varintSize(length));
+  writeVarint(head, writeVarint(head, 0, (number << 3) | 2), length);
+  return head;
 }
 
 /** Up to this many characters, a string is measured and (if ASCII) copied in JavaScript: cheaper than a call into C++. */
