@@ -119,6 +119,24 @@ export function cpuBetween(before: Snapshot, after: Snapshot, answers: number): 
   return use;
 }
 
+/**
+ * Waits until each of `servers` has used under 5 % of a core over a quarter of a second (at most
+ * `limitMs`), so what the last cell left behind - rows written behind its answers (the embedded
+ * PostgreSQL runs on a worker thread of the hub, its time is the hub's), garbage - is not charged
+ * to the next cell measured on the same process.
+ */
+export async function settle(servers: TargetProcess[], limitMs = 15_000): Promise<void> {
+  const until = Date.now() + limitMs;
+  let last = await cpuSnapshot(servers);
+  while (Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = await cpuSnapshot(servers);
+    const { servers: use } = cpuBetween(last, now, 0);
+    if (use.every((server) => server.cores < 0.05)) return;
+    last = now;
+  }
+}
+
 let cores: number | undefined;
 function coreCount(): number {
   cores ??= readFileSync('/proc/stat', 'utf8')

@@ -1,4 +1,4 @@
-import { cpuBetween, cpuSnapshot } from './cpu';
+import { cpuBetween, cpuSnapshot, settle } from './cpu';
 import { measureWith } from './load';
 import type { Options } from './options';
 import type { Cell } from './plan';
@@ -28,6 +28,7 @@ export async function measureCell(
   const idle = allServers(servers).filter((s) => !involved.includes(s));
   let before: Awaited<ReturnType<typeof cpuSnapshot>> | undefined;
   let after: typeof before;
+  await settle(involved);
   const measured = await measureWith(
     target,
     { connections, durationSeconds: options.durationSeconds, warmupSeconds: options.warmupSeconds },

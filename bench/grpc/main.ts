@@ -11,6 +11,7 @@ import { mkdirSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { settle } from '../a2a-send/cpu';
 import { latencyStats } from '../a2a-send/load';
 import { formatSummary, summarizeFile } from '../a2a-send/profile-summary';
 import { TargetProcess } from '../a2a-send/target-client';
@@ -82,6 +83,7 @@ async function measure(
   opts: ReturnType<typeof options>,
   profileAs?: string,
 ): Promise<Cell> {
+  await settle([hub]);
   await closedLoop(call, opts.connections, opts.warmupSeconds);
   if (profileAs) await hub.request({ type: 'profile-start' });
   const before = await hub.request<TargetStats>({ type: 'stats' });
