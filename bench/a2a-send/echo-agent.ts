@@ -1,5 +1,5 @@
 import { AgentCard } from '@a2a-js/sdk';
-import { DefaultRequestHandler } from '@a2a-js/sdk/server';
+import { A2ARequestHandler, DefaultRequestHandler } from '@a2a-js/sdk/server';
 import { jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import express from 'express';
 import { echoExecutor } from './echo-executors';
@@ -79,17 +79,22 @@ export async function startEchoServer(
       seen[key] = (seen[key] ?? 0) + 1;
       next();
     });
-    app.use(
-      `${base}/v1`,
-      jsonRpcHandler({
-        requestHandler: handler,
-        userBuilder: UserBuilder.noAuthentication,
-        legacyCompat: { enabled: true },
-      }),
-    );
+    mountJsonRpc(app, `${base}/v1`, handler);
     app.get(`${base}/.well-known/agent-card.json`, (_req, res) => {
       res.json(AgentCard.toJSON(card));
     });
   }
   return { ...listening, requestsByVersion: () => structuredClone(counts) };
+}
+
+/** The SDK's JSON-RPC endpoint for `handler` at `path`, without auth, v0.3 clients accepted too. */
+export function mountJsonRpc(app: express.Express, path: string, handler: A2ARequestHandler): void {
+  app.use(
+    path,
+    jsonRpcHandler({
+      requestHandler: handler,
+      userBuilder: UserBuilder.noAuthentication,
+      legacyCompat: { enabled: true },
+    }),
+  );
 }

@@ -6,9 +6,8 @@ import {
   ExecutionEventBus,
   RequestContext,
 } from '@a2a-js/sdk/server';
-import { jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import express from 'express';
-import { echoCard } from './echo-agent';
+import { echoCard, mountJsonRpc } from './echo-agent';
 import { listen, Listening } from './listener';
 import { RecentTaskStore } from './recent-task-store';
 import { Variant, VARIANT_INFO } from './variants';
@@ -53,14 +52,7 @@ export async function startSdkRelay(
       cancelTask: () => Promise.resolve(),
     };
     const handler = new DefaultRequestHandler(echoCard(`${origin}${base}`, variant), new RecentTaskStore(), executor);
-    app.use(
-      `${base}/v1`,
-      jsonRpcHandler({
-        requestHandler: handler,
-        userBuilder: UserBuilder.noAuthentication,
-        legacyCompat: { enabled: true },
-      }),
-    );
+    mountJsonRpc(app, `${base}/v1`, handler);
   }
   return listening;
 }
