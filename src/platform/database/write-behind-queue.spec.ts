@@ -71,6 +71,41 @@ describe('WriteBehindQueue', () => {
     expect(t.statements.flat().map((r) => r.value)).toEqual([0, 1, 2, 3, 4, 5, 6]);
   });
 
+  it('makes what arrives while a batch is written wait out the delay, to go with what follows it', async () => {
+    const statements: string[][] = [];
+    let inFlight: (() => void) | undefined;
+    const queue = new WriteBehindQueue<Row>({
+      name: 'test',
+      delayMs: 30,
+      write: (batch) => {
+        statements.push(batch.map((row) => row.id));
+        return new Promise<void>((resolve) => (inFlight = resolve));
+      },
+    });
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    await queue.add({ id: 'a', value: 1 });
+    await sleep(50);
+    expect(statements).toEqual([['a']]);
+    await queue.add({ id: 'b', value: 2 });
+    inFlight!();
+    await sleep(5);
+    // Not written the moment the batch before it was: b waits for company.
+    expect(statements).toEqual([['a']]);
+    await queue.add({ id: 'c', value: 3 });
+    await sleep(50);
+    expect(statements).toEqual([['a'], ['b', 'c']]);
+    expect(queue.depth).toBe(2);
+    // Someone waiting for it makes the next batch go at once.
+    await queue.add({ id: 'd', value: 4 });
+    const flushed = queue.flushed();
+    inFlight!();
+    await sleep(5);
+    expect(statements).toEqual([['a'], ['b', 'c'], ['d']]);
+    inFlight!();
+    await flushed;
+    expect(queue.depth).toBe(0);
+  });
+
   it('retries a batch the database did not take, losing nothing', async () => {
     let failures = 2;
     const t = table(() => (failures-- > 0 ? connectionError() : undefined));

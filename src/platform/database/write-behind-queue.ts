@@ -40,7 +40,8 @@ const MAX_BACKOFF_MS = 5_000;
 
 /**
  * Rows the database must get, but not before an answer leaves: items are queued in memory and
- * written a few milliseconds later, many per statement. One batch is in flight at a time, so
+ * written a few milliseconds later, many per statement. One batch is in flight at a time, and what
+ * arrives meanwhile waits out the delay as well (unless it fills a batch or is waited for), so
  * under load batches grow instead of statements multiplying. A batch that fails is retried with
  * backoff (the database being down loses nothing but time); a batch the database refuses for its
  * data (SQLSTATE classes 22 and 23: a NUL byte, a bad value) is written row by row so one bad row
@@ -119,15 +120,24 @@ export class WriteBehindQueue<T> {
     this.timer = undefined;
     this.running = true;
     try {
-      while (this.pending.size > 0) {
+      do {
         const batch = this.take();
         await this.writeBatch(batch);
         this.done += batch.length;
         this.release();
-      }
+      } while (this.pending.size > 0 && this.urgent());
     } finally {
       this.running = false;
     }
+    // What arrived while the batch was written waits out the delay too, to be written with what
+    // follows it: written at once, it would make a statement per row or two under steady load,
+    // and a statement costs far more than a row (on PGlite, about 2.5 ms of CPU against 0.2 ms).
+    if (this.pending.size > 0) this.schedule(this.settings.delayMs);
+  }
+
+  /** Whether the next batch goes at once: it is full, or someone waits for it (flushed(), close(), room). */
+  private urgent(): boolean {
+    return this.pending.size >= this.settings.maxBatch || this.waiters.length > 0 || this.roomWaiters.length > 0;
   }
 
   private take(): T[] {
