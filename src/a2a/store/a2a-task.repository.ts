@@ -94,26 +94,22 @@ export class A2aTaskRepository {
     return this.queue.flushed();
   }
 
+  /**
+   * One statement for the batch, its rows in one JSON parameter: eight array parameters made the
+   * driver write every task's JSON as an element of an array literal (each quote escaped) and the
+   * server read it back out of one, which cost more than the row (measured: 25 % less CPU per row).
+   */
   private async upsert(rows: QueuedRow[]): Promise<void> {
     await this.repo.query(
       `INSERT INTO a2a_tasks (agent_id, owner, task_id, context_id, state, created_at, updated_at, final_task)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
-                            $6::timestamptz[], $7::timestamptz[], $8::jsonb[])
+       SELECT a, o, t, c, s, ca, ua, f FROM json_to_recordset($1::json)
+         AS r(a text, o text, t text, c text, s text, ca timestamptz, ua timestamptz, f jsonb)
        ON CONFLICT (agent_id, owner, task_id) DO UPDATE
          SET state = EXCLUDED.state, context_id = EXCLUDED.context_id,
              updated_at = GREATEST(a2a_tasks.updated_at, EXCLUDED.updated_at), final_task = EXCLUDED.final_task
          WHERE (a2a_tasks.final_task IS NULL OR EXCLUDED.final_task IS NOT NULL)
            AND a2a_tasks.updated_at <= EXCLUDED.updated_at`,
-      [
-        rows.map((r) => r.agentId),
-        rows.map((r) => r.owner),
-        rows.map((r) => r.taskId),
-        rows.map((r) => r.contextId),
-        rows.map((r) => r.state),
-        rows.map((r) => r.createdAt),
-        rows.map((r) => r.at),
-        rows.map((r) => (r.finalTask === undefined ? null : archiveText(r.finalTask))),
-      ],
+      [rowsJson(rows)],
     );
   }
 
@@ -175,6 +171,8 @@ export class A2aTaskRepository {
 
 /** A member no task has: the task it holds, as JSON text, is what was archived. */
 const ARCHIVED_AS_TEXT = '$switchboard_json';
+/** An unpaired surrogate in a string (which UTF-8 cannot encode). */
+const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 /** An escaped NUL or surrogate in JSON.stringify's output (it escapes only unpaired surrogates). */
 const UNSTORABLE_ESCAPE = /\\u(?:0000|d[89a-f])/i;
 
@@ -186,6 +184,22 @@ const UNSTORABLE_ESCAPE = /\\u(?:0000|d[89a-f])/i;
 function archiveText(task: unknown): string {
   const text = JSON.stringify(task);
   return UNSTORABLE_ESCAPE.test(text) ? JSON.stringify({ [ARCHIVED_AS_TEXT]: text }) : text;
+}
+
+/**
+ * The rows as one JSON array, each task's archive text spliced in as it is (not escaped into a
+ * string). Text columns are made well-formed first, as the driver's UTF-8 encoding made them: an
+ * unpaired surrogate becomes U+FFFD rather than an escape the server refuses.
+ */
+function rowsJson(rows: QueuedRow[]): string {
+  const text = (value: string) => JSON.stringify(value.replace(UNPAIRED_SURROGATE, '\ufffd'));
+  const objects = rows.map(
+    (r) =>
+      `{"a":${text(r.agentId)},"o":${text(r.owner)},"t":${text(r.taskId)},"c":${text(r.contextId)},` +
+      `"s":${text(r.state)},"ca":"${r.createdAt.toISOString()}","ua":"${r.at.toISOString()}",` +
+      `"f":${r.finalTask === undefined ? 'null' : archiveText(r.finalTask)}}`,
+  );
+  return `[${objects.join(',')}]`;
 }
 
 /** An archived task as it was written (see archiveText). */
