@@ -54,4 +54,27 @@ describe('EmbeddedPostgres', () => {
     const rows = await client.query<{ count: string }>('SELECT count(*) FROM coalesce_check');
     expect(rows.rows[0].count).toBe('2');
   });
+
+  it('answers clients sending at once each with its own result, statements reaching the socket in pieces', async () => {
+    const { socketDir, port, user, database: name } = database.connection;
+    const clients = Array.from({ length: 4 }, () => new Client({ host: socketDir, port, user, database: name }));
+    await Promise.all(clients.map((c) => c.connect()));
+    try {
+      // Values big enough to reach the socket in several pieces, so a Bind arrives after its Parse.
+      const answers = await Promise.all(
+        clients.map(async (c, i) => {
+          const mine: boolean[] = [];
+          for (let round = 0; round < 15; round++) {
+            const value = `${i}:${round}:`.padEnd(100_000 + i * 1_000, String.fromCharCode(97 + i));
+            const result = await c.query<{ v: string }>('SELECT $1::text AS v', [value]);
+            mine.push(result.rows[0].v === value);
+          }
+          return mine;
+        }),
+      );
+      expect(answers.flat().every(Boolean)).toBe(true);
+    } finally {
+      await Promise.all(clients.map((c) => c.end()));
+    }
+  });
 });
