@@ -120,12 +120,13 @@ export class WriteBehindQueue<T> {
     this.timer = undefined;
     this.running = true;
     try {
-      do {
+      while (this.pending.size > 0) {
         const batch = this.take();
         await this.writeBatch(batch);
         this.done += batch.length;
         this.release();
-      } while (this.pending.size > 0 && this.urgent());
+        if (!this.urgent()) break;
+      }
     } finally {
       this.running = false;
     }
