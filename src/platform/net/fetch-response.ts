@@ -1,8 +1,9 @@
-import { pipeline, type Readable, type Transform } from 'node:stream';
+import { pipeline, Readable, type Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { Dispatcher, Headers as UndiciHeaders, Response as UndiciResponse } from 'undici';
+import { Headers as UndiciHeaders, Response as UndiciResponse } from 'undici';
 import { DomainError } from '../errors/domain-error';
 import { ErrorCode } from '../errors/error-code';
+import { DispatchAnswer, discard } from './dispatch-answer';
 
 /** Statuses whose responses have no body (and that a fetch Response may not be given one for). */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
@@ -13,14 +14,14 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
  * caller's timeout) and served by a bufferedResponse; else the body streams.
  */
 export async function fetchResponse(
-  answer: Dispatcher.ResponseData,
+  answer: DispatchAnswer,
   url: string,
   method: string,
   redirected: boolean,
   buffered: boolean,
 ): Promise<Response> {
   if (answer.statusCode < 200 || answer.statusCode > 599) {
-    void answer.body.dump().catch(() => undefined);
+    discard(answer);
     const origin = new URL(url).origin;
     throw new DomainError(ErrorCode.UPSTREAM_FAILED, `Unexpected HTTP status ${answer.statusCode} from ${origin}`, {
       details: { url: origin, reason: 'invalid response' },
@@ -33,11 +34,14 @@ export async function fetchResponse(
   }
   const init = { status: answer.statusCode, headers };
   let response: Response;
+  const encoding = headers.get('content-encoding');
   if (method === 'HEAD' || NULL_BODY_STATUSES.has(answer.statusCode)) {
-    void answer.body.dump().catch(() => undefined);
+    discard(answer);
     response = new UndiciResponse(null, init);
+  } else if (Buffer.isBuffer(answer.body) && !DECODERS[encodingName(encoding)]) {
+    response = bufferedResponse(answer.body, init);
   } else {
-    const body = decoded(answer.body, headers.get('content-encoding'));
+    const body = decoded(Buffer.isBuffer(answer.body) ? Readable.from([answer.body]) : answer.body, encoding);
     response =
       buffered && !isEventStream(headers)
         ? bufferedResponse(await readAll(body), init)
@@ -119,9 +123,13 @@ export function bufferedResponse(bytes: Buffer, init: { status: number; headers:
 
 /** The body as fetch would hand it over: gzip, deflate and br decoded (the header stays, as fetch leaves it). */
 function decoded(body: Readable, encoding: string | null): Readable {
-  const decoder = DECODERS[encoding?.trim().toLowerCase() ?? ''];
+  const decoder = DECODERS[encodingName(encoding)];
   // pipeline: an error on either side (a reset, an abort, a corrupt stream) reaches the reader.
   return decoder ? pipeline(body, decoder(), () => undefined) : body;
+}
+
+function encodingName(encoding: string | null): string {
+  return encoding?.trim().toLowerCase() ?? '';
 }
 
 const DECODERS: Record<string, (() => Transform) | undefined> = {

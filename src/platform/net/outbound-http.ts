@@ -2,6 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { Agent, buildConnector, Dispatcher, fetch as undiciFetch } from 'undici';
 import { VERSION } from '../../paths';
+import { answerOf, discard } from './dispatch-answer';
 import { fetchResponse } from './fetch-response';
 import { DomainError, isDomainError } from '../errors/domain-error';
 import { ErrorCode } from '../errors/error-code';
@@ -147,19 +148,23 @@ export class OutboundHttp {
     let method = (init.method ?? 'GET').toUpperCase();
     let body = (init.body ?? null) as string | Uint8Array | null;
     for (let redirects = 0; ; redirects++) {
-      const answer = await this.agent.request({
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
-        method: method as Dispatcher.HttpMethod,
-        headers,
-        body,
-        signal,
-      });
+      const answer = await answerOf(
+        this.agent,
+        {
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: method as Dispatcher.HttpMethod,
+          headers,
+          body,
+          signal,
+        },
+        buffered,
+      );
       const location = REDIRECT_STATUSES.has(answer.statusCode) ? firstValue(answer.headers.location) : undefined;
       if (location === undefined || init.redirect === 'manual') {
         return await fetchResponse(answer, url.href, method, redirects > 0, buffered);
       }
-      await answer.body.dump().catch(() => undefined);
+      discard(answer);
       if (init.redirect === 'error') throw new TypeError('fetch failed', { cause: new Error('unexpected redirect') });
       if (redirects >= MAX_REDIRECTS)
         throw new TypeError('fetch failed', { cause: new Error('redirect count exceeded') });
