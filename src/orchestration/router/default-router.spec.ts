@@ -1,6 +1,6 @@
 import { agentCard as agent } from './agent-card.fixture';
 import { DefaultRouter } from './default-router';
-import { clauses, stem, userUtterance } from './text-analysis';
+import { clauses, isFragment, refersBack, stem, terms, userUtterance } from './text-analysis';
 
 const AGENTS = [
   agent(
@@ -102,6 +102,26 @@ describe('DefaultRouter', () => {
     expect(route('turn off the lights', 'music').agentId).toBe('lights');
   });
 
+  it('takes up what carries on from the conversation ("what about saturday") as a follow-up', () => {
+    expect(route('what about on saturday', 'weather')).toMatchObject({ agentId: 'weather', refersBack: true });
+    expect(route('and in the bedroom', 'lights')).toMatchObject({ agentId: 'lights', refersBack: true });
+  });
+
+  it('reads two words a card writes as one ("check out" is "checkout")', () => {
+    const shop = new DefaultRouter([
+      ...AGENTS,
+      agent('shop', 'Shop', 'Mugs and hoodies', ['cart', 'checkout'], ['add a mug to my cart']),
+    ]);
+    expect(shop.route({ text: 'check out', multiAgent: false })).toMatchObject({ agentId: 'shop', evidenceTerms: 1 });
+  });
+
+  it("counts the words a request says that the chosen card does not have, and whether it names the agent", () => {
+    const rain = route('will it rain on the picnic');
+    expect(rain).toMatchObject({ agentId: 'weather', evidenceTerms: 1, otherTerms: 1 });
+    expect(rain.namesAgent).toBeUndefined();
+    expect(route('put the picnic in the weather')).toMatchObject({ agentId: 'weather', namesAgent: true });
+  });
+
   it('grows its index with the agents, not its work per decision beyond the postings touched', () => {
     const many = Array.from({ length: 1000 }, (_, i) =>
       agent(`agent-${i}`, `Agent ${i}`, `Handles topic${i}`, [`topic${i}`]),
@@ -120,6 +140,21 @@ describe('text analysis', () => {
 
   it('stems the plural and verb forms agents and users write', () => {
     expect(['lights', 'playing', 'dimmed', 'plays'].map(stem)).toEqual(['light', 'play', 'dim', 'play']);
+    // "news" is not the plural of "new".
+    expect(stem('news')).toBe('news');
+  });
+
+  it("undoes contractions and drops single letters: \"don't\" is not the \"t\" of \"t-shirt\"", () => {
+    expect(terms("I don't like this one")).toEqual(['one']);
+    expect(terms("it's freezing, what's on")).toEqual(['freez', 'on']);
+    expect(terms("whens my next appointment")).toEqual(['next', 'appointment']);
+  });
+
+  it('tells a fragment of a list from a clause, and what refers back', () => {
+    expect(['blues', 'some blues', 'the kitchen'].map(isFragment)).toEqual([true, true, true]);
+    expect(["it's freezing in here", 'tell me the headlines'].map(isFragment)).toEqual([false, false]);
+    expect(['turn it off', 'what about tomorrow', 'and the kitchen?'].map(refersBack)).toEqual([true, true, true]);
+    expect(refersBack('play some jazz')).toBe(false);
   });
 
   it('cuts requests at conjunctions and punctuation', () => {

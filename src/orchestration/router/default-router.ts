@@ -1,6 +1,6 @@
 import type { AgentProfile } from '../../a2a/agent-profile';
 import type { AgentChoiceResult } from '../orchestration.types';
-import { clauses, GENERIC_TERMS, refersBack, terms, termsOfWords } from './text-analysis';
+import { clauses, GENERIC_TERMS, isFragment, refersBack, saysWhat, stem, terms, termsOfWords, words } from './text-analysis';
 import { TypoCorrector } from './typos';
 
 /** How much a term counts by where it appears on a card: names and tags say what an agent is for. */
@@ -37,6 +37,17 @@ export interface Routing extends AgentChoiceResult {
   semantic?: boolean;
   /** How many of the request's specific (not generic) terms the chosen agent's card has (unsplit requests). */
   evidenceTerms?: number;
+  /** How many words saying what is asked (saysWhat) the chosen agent's card does not have (unsplit requests). */
+  otherTerms?: number;
+  /** A term of the request is in the chosen agent's name (unsplit requests). */
+  namesAgent?: boolean;
+  /** The request was taken as part of the conversation because it refers back to it ("turn *it* off"). */
+  refersBack?: boolean;
+  /**
+   * The request clearly belongs to an everyday domain no hosted agent serves (SemanticStage): it
+   * is asked about, even in a conversation, rather than handed to the conversation's agent.
+   */
+  outOfScope?: string;
 }
 
 interface Ranking {
@@ -48,6 +59,10 @@ interface Ranking {
   strong: boolean;
   /** The request's specific terms the best agent's card has. */
   matched: number;
+  /** The request's words saying what is asked that the best agent's card does not have. */
+  other: number;
+  /** A specific term of the request is in the best agent's name ("put it on the *calendar*"). */
+  named: boolean;
 }
 
 /**
@@ -64,6 +79,8 @@ export class DefaultRouter {
   private readonly ids: string[];
   private readonly postings = new Map<string, { agent: number; weight: number }[]>();
   private readonly strongTerms: Set<string>[];
+  /** The terms of each agent's name and id. */
+  private readonly nameTerms: Set<string>[];
   private readonly typos: TypoCorrector;
   /** A word the cards spell each term with ("weath" → "weather"), to write a corrected request out. */
   private readonly spelling = new Map<string, string>();
@@ -71,6 +88,7 @@ export class DefaultRouter {
   constructor(agents: readonly AgentProfile[]) {
     this.ids = agents.map((a) => a.id);
     this.strongTerms = agents.map(() => new Set<string>());
+    this.nameTerms = agents.map((agent) => new Set(terms(`${agent.name} ${agent.id.replace(/-/g, ' ')}`)));
     agents.forEach((agent, index) => {
       const weights = new Map<string, number>();
       const add = (text: string, weight: number, strong: boolean) => {
@@ -129,6 +147,7 @@ export class DefaultRouter {
         reasoning: 'The request refers back to the conversation and names no agent: its previous agent continues.',
         confidence: 0.8,
         candidates: [request.previousAgentId!],
+        refersBack: true,
       };
     }
     if (request.multiAgent) {
@@ -157,6 +176,8 @@ export class DefaultRouter {
       confidence: round(whole.confidence),
       candidates,
       evidenceTerms: whole.matched,
+      otherTerms: whole.other,
+      namesAgent: whole.named || undefined,
     };
   }
 
@@ -184,9 +205,9 @@ export class DefaultRouter {
     for (const { part, ranking, best, own } of ranked) {
       let agent: string | undefined;
       if (own || (best && deciding.has(best))) agent = best;
-      else if (terms(part).length <= 1) agent = last;
+      else if (isFragment(part)) agent = last;
       if (!agent) {
-        if (terms(part).length > 1) {
+        if (!isFragment(part)) {
           unplaced.push({ text: part, candidates: ranking.order.slice(0, MAX_CANDIDATES).map((i) => this.ids[i]) });
         }
         continue;
@@ -218,10 +239,21 @@ export class DefaultRouter {
     const touched: number[] = [];
     // A word no card has may be a typo of one that some card has ("paly" → "play").
     const weighted = new Map<string, number>();
+    const what = new Set<string>();
     for (const { word, term } of termsOfWords(text)) {
       const corrected = this.postings.has(term) ? undefined : this.typos.correct(term, word);
       const [key, factor] = corrected ? [corrected, TYPO_WEIGHT] : [term, 1];
       weighted.set(key, Math.max(weighted.get(key) ?? 0, factor));
+      if (saysWhat(word)) what.add(key);
+    }
+    // Two words a card writes as one ("check out" → "checkout", "play list" → "playlist").
+    const all = words(text);
+    for (let i = 1; i < all.length; i++) {
+      const compound = stem(all[i - 1] + all[i]);
+      if (this.postings.has(compound)) {
+        weighted.set(compound, 1);
+        what.add(compound);
+      }
     }
     const queryTerms = [...weighted.keys()];
     const specificTerms = queryTerms.filter((t) => !GENERIC_TERMS.has(t));
@@ -232,7 +264,7 @@ export class DefaultRouter {
       }
     }
     const order = touched.sort((a, b) => scores[b] - scores[a] || a - b);
-    if (!order.length) return { order, scores, confidence: 0, strong: false, matched: 0 };
+    if (!order.length) return { order, scores, confidence: 0, strong: false, matched: 0, other: what.size, named: false };
     const best = scores[order[0]];
     const second = order.length > 1 ? scores[order[1]] : 0;
     const margin = (best - second) / best;
@@ -242,7 +274,9 @@ export class DefaultRouter {
     const matched = specificTerms.filter((t) => this.postings.get(t)?.some((p) => p.agent === top)).length;
     if (!matched) confidence = Math.min(confidence, GENERIC_ONLY_CEILING);
     const strong = matched > 0 && specificTerms.some((t) => this.strongTerms[top].has(t));
-    return { order, scores, confidence, strong, matched };
+    const named = specificTerms.some((t) => this.nameTerms[top].has(t));
+    const other = [...what].filter((t) => !this.postings.get(t)?.some((p) => p.agent === top)).length;
+    return { order, scores, confidence, strong, matched, other, named };
   }
 }
 

@@ -4,6 +4,9 @@
  * an LLM router (ROUTER_MODEL) covers the rest.
  */
 
+/** Words whose ending is not an inflection ("news" is not the plural of "new"). */
+const UNSTEMMED = new Set(['news', 'series', 'species', 'always', 'perhaps']);
+
 const STOPWORDS = new Set(
   (
     'a an the and or but if then than so to of in into at by for from with about as is are was were be been ' +
@@ -24,7 +27,7 @@ export const GENERIC_TERMS: ReadonlySet<string> = new Set(
   (
     'now today tonight tomorrow yesterday later soon morning evening week time ' +
     'cancel search pay order add remove check set start stop open close new update change call send ' +
-    'read list help turn put take keep use see look try ask'
+    'read list help turn put take keep use see look try ask buy up down on off out over back'
   )
     .split(/\s+/)
     .map((word) => stem(word)),
@@ -32,15 +35,22 @@ export const GENERIC_TERMS: ReadonlySet<string> = new Set(
 
 /** Words that point back to something said before ("turn *it* off"). */
 const ANAPHORS = new Set(['it', 'that', 'this', 'them', 'those', 'these', 'one', 'again', 'same']);
+/** Openings that carry on from what was said before ("what about saturday?", "and in the bedroom"). */
+const ELLIPSIS = /^\s*(?:and|also|what about|how about|what if|same for)\b/i;
 
-/** Lower-cased words, letters and digits only. */
+/** Lower-cased words, letters and digits only; contractions undone ("don't" → "do not", "it's" → "it"). */
 export function words(text: string): string[] {
-  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const plain = text
+    .toLowerCase()
+    .replace(/\b(can|won)['’]t\b/g, (_, w: string) => (w === 'can' ? 'can not' : 'will not'))
+    .replace(/n['’]t\b/g, ' not')
+    .replace(/['’](?:s|re|ll|d|m|ve)\b/g, '');
+  return plain.match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
 /** A crude English stemmer: enough for "lights"/"light", "playing"/"play", "dimmed"/"dim". */
 export function stem(word: string): string {
-  if (word.length <= 3 || /\d/.test(word)) return word;
+  if (word.length <= 3 || /\d/.test(word) || UNSTEMMED.has(word)) return word;
   let w = word;
   if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
   else if (w.endsWith('sses')) w = w.slice(0, -2);
@@ -57,21 +67,33 @@ function undouble(w: string): string {
 
 /** The terms of a text that carry meaning: stemmed, stopwords removed. */
 export function terms(text: string): string[] {
-  return words(text)
-    .filter((w) => !STOPWORDS.has(w))
-    .map(stem);
+  return termsOfWords(text).map((t) => t.term);
 }
 
 /** `terms`, each with the word it was stemmed from. */
 export function termsOfWords(text: string): { word: string; term: string }[] {
   return words(text)
-    .filter((w) => !STOPWORDS.has(w))
-    .map((word) => ({ word, term: stem(word) }));
+    .filter((w) => !STOPWORDS.has(w) && (w.length > 1 || /\d/.test(w)))
+    .map((word) => ({ word, term: stem(word) }))
+    .filter(({ term }) => !STOPWORDS.has(term));
+}
+
+/** Does a word say what is asked - not how much, how long or when, nor a generic verb? */
+export function saysWhat(word: string): boolean {
+  return !/\d/.test(word) && !ARGUMENT_WORDS.has(word) && !GENERIC_TERMS.has(stem(word));
+}
+
+/** Words that only introduce the word after them. */
+const DETERMINERS = new Set(['the', 'a', 'an', 'some', 'my', 'your', 'our', 'more', 'of']);
+
+/** A clause of one word ("play jazz and *blues*", "and *the kitchen*"): part of a list, not an intent of its own. */
+export function isFragment(clause: string): boolean {
+  return words(clause).filter((w) => !DETERMINERS.has(w)).length <= 1;
 }
 
 /** Does the text refer back to something earlier in the conversation? */
 export function refersBack(text: string): boolean {
-  return words(text).some((w) => ANAPHORS.has(w));
+  return ELLIPSIS.test(text) || words(text).some((w) => ANAPHORS.has(w));
 }
 
 /**

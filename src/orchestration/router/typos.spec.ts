@@ -54,8 +54,15 @@ describe('TypoCorrector', () => {
     expect(corrector.correct('lihgt')).toBe('light');
   });
 
-  it('corrects four-letter words only by a swap of neighbours ("bill" is not "fill")', () => {
+  it('corrects four-letter words only by a swap of neighbours or a letter left out ("bill" is not "fill")', () => {
     expect(corrector.correct('bill')).toBeUndefined();
     expect(corrector.correct('crat')).toBe('cart');
+    expect(new TypoCorrector(['alarm', 'fill'], () => 1).correct('alrm')).toBe('alarm');
+    // One other letter is not a typo at this length.
+    expect(new TypoCorrector(['fill'], () => 1).correct('fyll')).toBeUndefined();
+  });
+
+  it('tries the word as written when its stem is too short or too far ("nwes" is "news")', () => {
+    expect(new TypoCorrector(['news'], () => 1).correct('nwe', 'nwes')).toBe('news');
   });
 });

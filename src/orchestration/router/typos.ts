@@ -3,8 +3,8 @@ import { isCommonWord } from './common-words';
 /** Shortest word a typo is looked for in. */
 const MIN_TYPO_LENGTH = 4;
 /**
- * Shortest word corrected by any edit; shorter ones only by a swap of neighbours ("paly"), since
- * one other letter makes another word too often ("bill" → "fill").
+ * Shortest word corrected by any edit; shorter ones only by a swap of neighbours ("paly") or a
+ * letter left out ("alrm"), since one other letter makes another word too often ("bill" → "fill").
  */
 const MIN_ANY_EDIT_LENGTH = 5;
 
@@ -71,13 +71,17 @@ export class TypoCorrector {
    * when `word` is its stem.
    */
   correct(word: string, spelt = word): string | undefined {
-    if (word.length < MIN_TYPO_LENGTH || /\d/.test(word) || isCommonWord(spelt)) return undefined;
+    if (spelt.length < MIN_TYPO_LENGTH || /\d/.test(spelt) || isCommonWord(spelt)) return undefined;
     let best: string | undefined;
-    for (const key of [word, ...deletions(word)]) {
-      for (const term of this.index.get(key) ?? []) {
-        if (term === word || !isOneEditApart(word, term)) continue;
-        if (spelt.length < MIN_ANY_EDIT_LENGTH && !isSwap(word, term)) continue;
-        if (!best || this.rarity(term) > this.rarity(best)) best = term;
+    // The stem, and the word as written ("nwes" is a swap of "news", its stem "nwe" is not).
+    for (const source of new Set([word, spelt])) {
+      if (source.length < MIN_TYPO_LENGTH) continue;
+      for (const key of [source, ...deletions(source)]) {
+        for (const term of this.index.get(key) ?? []) {
+          if (term === source || !isOneEditApart(source, term)) continue;
+          if (spelt.length < MIN_ANY_EDIT_LENGTH && !isSwap(source, term) && term.length !== source.length + 1) continue;
+          if (!best || this.rarity(term) > this.rarity(best)) best = term;
+        }
       }
     }
     return best;
