@@ -72,4 +72,39 @@ describe('routing by meaning (e2e)', () => {
       reasoning: expect.stringMatching(/closest card by meaning thermostat/),
     });
   });
+  it('leaves a conversation for a topic it cannot take up, and asks about what no hosted agent does', async () => {
+    const say = (text: string, conversationId: string | null) =>
+      t
+        .http()
+        .post('/api/conversation')
+        .set('X-Api-Key', TEST_ADMIN_KEY)
+        .send({ text, context: { conversationId }, promptOverride: null })
+        .expect(200);
+    const first = await say('play some jazz', null);
+    expect(first.body.text).toMatch(/jazz/i);
+    const conversationId = first.body.conversationId as string;
+
+    // Paying a bill is nothing any hosted agent does: a question, not the conversation's agent.
+    const before = { lights: lights.requests.length, music: music.requests.length, heat: thermostat.requests.length };
+    const since = new Date().toISOString();
+    const bill = await say('pay the water bill', conversationId);
+    expect(bill.body).toMatchObject({ type: 'question', needsInput: true });
+    expect([lights.requests.length, music.requests.length, thermostat.requests.length]).toEqual([
+      before.lights,
+      before.music,
+      before.heat,
+    ]);
+    const log = await internal('/internal/orchestration/routing-log').query({ since }).expect(200);
+    expect(log.body.items[0]).toMatchObject({
+      request: 'pay the water bill',
+      outcome: 'clarification',
+      reasoning: expect.stringMatching(/served by no agent.*no hosted agent does that/),
+    });
+
+    // "I'm cold" says nothing the music card says and stands out for it not at all: the heating.
+    const heard = thermostat.requests.length;
+    const cold = await say("I'm cold", conversationId);
+    expect(cold.body.text).toBe('What temperature would you like?');
+    expect(thermostat.requests.length).toBeGreaterThan(heard);
+  });
 });

@@ -104,7 +104,7 @@ export class TurnPlanner {
       candidates: routing.candidates,
     };
     if (!routing.agentId || routing.confidence < this.settings.confidenceThreshold) {
-      if (previous) {
+      if (previous && !routing.outOfScope) {
         return {
           kind: 'run',
           calls: [{ agentId: previous, text }],

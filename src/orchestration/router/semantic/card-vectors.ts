@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AgentProfile } from '../../../a2a/agent-profile';
-import { EVERYDAY_REQUESTS } from './everyday-requests';
+import { EVERYDAY_REQUESTS } from './everyday-domains';
 import { cosine, SentenceEncoder } from './sentence-encoder';
 
 /** An agent's card as sentences: what it says it is for, each skill, each example. */
@@ -31,8 +31,6 @@ export class CardVectors {
       vectors: Float32Array[];
       mean: number;
       spread: number;
-      /** How far each everyday request stands out for this card (same unit as `rank`'s standing). */
-      everyday: Float32Array;
     }
   >();
   private background?: Float32Array[];
@@ -43,10 +41,11 @@ export class CardVectors {
 
   /**
    * Embeds the cards of `agents` not embedded yet (or changed), in one batch. With the `key` of
-   * the agent set (AgentHost.revision) last prepared, nothing is looked at again.
+   * the agent set (AgentHost.revision) last prepared, nothing is looked at again. Tells whether
+   * any card was embedded or forgotten.
    */
-  async prepare(agents: readonly AgentProfile[], key?: unknown): Promise<void> {
-    if (key !== undefined && key === this.preparedKey) return;
+  async prepare(agents: readonly AgentProfile[], key?: unknown): Promise<boolean> {
+    if (key !== undefined && key === this.preparedKey) return false;
     const stale: { id: string; fingerprint: string; anchors: string[] }[] = [];
     for (const agent of agents) {
       const anchors = anchorsOf(agent);
@@ -54,10 +53,11 @@ export class CardVectors {
       if (this.byAgent.get(agent.id)?.fingerprint !== print) stale.push({ id: agent.id, fingerprint: print, anchors });
     }
     const present = new Set(agents.map((a) => a.id));
+    const before = this.byAgent.size;
     for (const id of this.byAgent.keys()) if (!present.has(id)) this.byAgent.delete(id);
     if (!stale.length) {
       this.preparedKey = key;
-      return;
+      return this.byAgent.size !== before;
     }
     this.background ??= await this.encoder.embed([...EVERYDAY_REQUESTS]);
     const vectors = await this.encoder.embed(stale.flatMap((s) => s.anchors));
@@ -74,10 +74,16 @@ export class CardVectors {
         vectors: own,
         mean,
         spread,
-        everyday: Float32Array.from(closeness, (x) => (x - mean) / spread),
       });
     }
     this.preparedKey = key;
+    return true;
+  }
+
+  /** The similarity of `vector` to the closest line of an agent's card; -1 for an agent not prepared. */
+  similarity(vector: Float32Array, agentId: string): number {
+    const entry = this.byAgent.get(agentId);
+    return entry ? closest(vector, entry.vectors) : -1;
   }
 
   /**
@@ -95,44 +101,6 @@ export class CardVectors {
     }
     return ranked.sort((a, b) => b.standing - a.standing);
   }
-
-  /**
-   * The everyday request nearest to `request`, measured for `agentId`'s card (`minStanding`: the
-   * standing at which an everyday request counts as covered by a card); undefined if the card is
-   * not prepared.
-   */
-  everydayNeighbour(request: Float32Array, agentId: string, minStanding: number): EverydayNeighbour | undefined {
-    const entry = this.byAgent.get(agentId);
-    if (!entry || !this.background) return undefined;
-    let at = -1;
-    let best = -Infinity;
-    this.background.forEach((vector, i) => {
-      const similarity = cosine(request, vector);
-      if (similarity > best) [best, at] = [similarity, i];
-    });
-    const standing = entry.everyday[at];
-    // The card covers it if it stands out for the card, or for no other card more than for this one.
-    let covered = standing >= minStanding;
-    if (!covered) covered = ![...this.byAgent.values()].some((other) => other.everyday[at] > standing);
-    return { text: EVERYDAY_REQUESTS[at], similarity: best, cardSimilarity: closest(request, entry.vectors), covered };
-  }
-}
-
-/**
- * The everyday request (EVERYDAY_REQUESTS) closest to a request, seen from one card: how close it
- * is to the request, how close the card's closest line is, and whether the card covers that
- * everyday request. "pay the electricity bill" is much closer to "pay the rent" than to any line of
- * a smart-home card, and the smart home does not cover paying rent: the request is an everyday one
- * that card is not for.
- */
-export interface EverydayNeighbour {
-  text: string;
-  /** The request's similarity to that everyday request… */
-  similarity: number;
-  /** …and to the card's closest line. */
-  cardSimilarity: number;
-  /** The everyday request stands out for this card (MIN_STANDING), or for no other card more. */
-  covered: boolean;
 }
 
 function closest(request: Float32Array, anchors: Float32Array[]): number {

@@ -65,12 +65,43 @@ describe('the built-in router with meaning (sentence embeddings, real model)', (
     expect(outOfScope.confidence).toBeLessThan(config.orchestration.confidenceThreshold);
   });
 
-  it('asks about an everyday request no card covers instead of giving it to the nearest card', async () => {
+  it('asks about an everyday request no hosted agent serves instead of giving it to the nearest card', async () => {
     const hotel = await route('book a hotel in rome');
-    expect(hotel.confidence).toBeLessThan(config.orchestration.confidenceThreshold);
-    expect(hotel.reasoning).toMatch(/nearer "book a hotel for the weekend", which that card does not cover/);
-    // A knowledge question near an everyday one the wiki covers still goes to the wiki.
+    expect(hotel).toMatchObject({ agentId: '', outOfScope: 'travel', candidates: [] });
+    expect(hotel.reasoning).toMatch(/\(travel, served by no agent, .*\): no hosted agent does that/);
+    // A knowledge question goes to the wiki, whose card serves general knowledge.
     expect((await route('who invented the telephone')).agentId).toBe('wiki');
+  });
+
+  it('routes what people say about how they feel through its domain', async () => {
+    const cold = await route("I'm freezing");
+    expect(cold.agentId).toBe('home');
+    expect(cold.reasoning).toMatch(/\(climate, served by home/);
+    expect((await route('should I bring a coat')).agentId).toBe('weather');
+  });
+
+  it('leaves a conversation only for what does not stand out for its agent and clearly belongs to another', async () => {
+    // A topic change: being cold is nothing the news does.
+    expect((await route("I'm cold", 'news')).agentId).toBe('home');
+    // Follow-ups the conversation's agent can take up stay with it (no agent named: the planner
+    // lets the conversation's agent continue).
+    for (const [text, previous] of [
+      ['what about tomorrow', 'weather'],
+      ['turn it off', 'home'],
+      ['louder', 'music'],
+    ]) {
+      const followUp = await route(text, previous);
+      expect(followUp.outOfScope).toBeUndefined();
+      expect(['', previous]).toContain(followUp.agentId);
+    }
+    // What no hosted agent serves is asked about, not handed to the conversation's agent.
+    expect((await route('pay the water bill', 'home')).outOfScope).toBe('finance');
+  });
+
+  it('does not let one card word beside words no card has decide without the meaning', async () => {
+    const sky = await route('why is the sky blue');
+    expect(sky.semantic).toBe(true);
+    expect(sky.agentId).not.toBe('shop');
   });
 
   it('routes on card words alone while the model is off', async () => {

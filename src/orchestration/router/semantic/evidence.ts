@@ -1,0 +1,164 @@
+import type { AgentProfile } from '../../../a2a/agent-profile';
+import type { DefaultRouter, Routing } from '../default-router';
+import { CardVectors } from './card-vectors';
+import { DomainMap } from './domain-map';
+import { SentenceEncoder } from './sentence-encoder';
+
+/**
+ * How far a request must stand out for a card (standard deviations above the card's mean
+ * similarity to everyday requests: CardVectors) before meaning counts for it at all.
+ */
+export const MIN_STANDING = 1.2;
+/** How close (cosine) the nearest everyday request must be before the request's domain counts at all. */
+const DOMAIN_MIN = 0.5;
+/**
+ * The lead (cosine) of the nearest everyday request over the nearest of another outcome (DomainVerdict.lead)
+ * at which the domain alone reaches the default threshold (0.7).
+ */
+const DOMAIN_LEAD = 0.03;
+/** The lead over the runner-up, in the same unit, at which meaning alone reaches the default threshold (0.7). */
+const DECISIVE_LEAD = 0.5;
+/** Agents named in a clarifying question. */
+export const MAX_CANDIDATES = 3;
+/**
+ * What card words count when a single one of them matched beside others (oneWordAmongOthers) and
+ * the meaning points elsewhere ("why is the sky *blue*" against a shop selling blue mugs).
+ */
+const ONE_WORD_DISCOUNT = 0.75;
+
+export interface Judgement {
+  /** The agent this text goes to, if any is clear enough. */
+  agentId?: string;
+  /** The everyday domain, served by no hosted agent, this text clearly belongs to. */
+  outOfScope?: string;
+  /** How far the text stands out for each agent's card (CardVectors.rank). */
+  standing: Map<string, number>;
+  /** The agent serving the everyday domain the text is nearest (DomainMap), if any… */
+  domainAgent?: string;
+  /** …and how close (cosine) the nearest everyday request is. */
+  domainSimilarity: number;
+  /** Only the everyday domain pointed to the agent: neither the card words nor the closest card did. */
+  domainOnly: boolean;
+  confidence: number;
+  /** Agents worth naming in a question, best first. */
+  candidates: string[];
+  reasoning: string;
+}
+
+/**
+ * What a text's words and meaning say together (SemanticStage's evidence): the card words
+ * (DefaultRouter), how far the text stands out for each card (CardVectors) and the everyday
+ * domain it belongs to with the agent serving it (DomainMap). The cards and the domains are
+ * embedded once per agent set (`prepare`), each text once per decision (`judge`, one batch).
+ */
+export class Evidence {
+  private readonly cards: CardVectors;
+  private readonly domains: DomainMap;
+  private domainsAssigned = false;
+
+  constructor(
+    private readonly encoder: SentenceEncoder,
+    private readonly threshold: number,
+  ) {
+    this.cards = new CardVectors(encoder);
+    this.domains = new DomainMap(encoder);
+  }
+
+  /**
+   * Embeds the cards of `agents` not embedded yet (and the everyday requests they are measured
+   * against), and decides which agent serves each everyday domain when the cards changed. With
+   * the `key` of the agent set last prepared (AgentHost.revision), nothing is looked at again.
+   */
+  async prepare(agents: readonly AgentProfile[], key?: unknown): Promise<void> {
+    const changed = await this.cards.prepare(agents, key);
+    if (changed || !this.domainsAssigned) {
+      await this.domains.assign(
+        agents.map((a) => a.id),
+        (vector, id) => this.cards.similarity(vector, id),
+      );
+      this.domainsAssigned = true;
+    }
+  }
+
+  /** Words and meaning together, for each text (one batch for the model). */
+  async judge(texts: string[], router: DefaultRouter, agents: readonly AgentProfile[]): Promise<Judgement[]> {
+    const vectors = await this.encoder.embed(texts.map((t) => router.spelledOut(t)));
+    return texts.map((text, i) => {
+      const words = router.route({ text, multiAgent: false });
+      const ranked = this.cards.rank(vectors[i], agents);
+      const [best, next] = ranked;
+      const near = ranked.filter((r) => r.standing >= MIN_STANDING).slice(0, MAX_CANDIDATES);
+      const lead = best ? best.standing - (next?.standing ?? 0) : 0;
+      // Each kind of meaning by its lead (uncapped, to compare them), then capped as a confidence.
+      let meaningAgent = best?.id;
+      let byCard = best && best.standing >= MIN_STANDING ? 0.5 + (0.2 * lead) / DECISIVE_LEAD : 0;
+      // The everyday domain the request belongs to, and the agent serving it if any.
+      const domain = this.domains.classify(vectors[i]);
+      const byDomain = domain && domain.similarity >= DOMAIN_MIN ? 0.5 + (0.2 * domain.lead) / DOMAIN_LEAD : 0;
+      let offCard = false;
+      if (domain && byDomain > 0) {
+        if (domain.agentId === undefined) {
+          if (byDomain >= byCard) [offCard, byCard] = [true, 0];
+        } else if (domain.agentId === meaningAgent) byCard = 1 - (1 - cap(byCard)) * (1 - cap(byDomain));
+        else if (byDomain > byCard) [meaningAgent, byCard] = [domain.agentId, byDomain];
+      }
+      const meaning = cap(byCard);
+      const described =
+        (best
+          ? `closest card by meaning ${best.id} (${best.standing.toFixed(2)} σ${next ? `; next ${next.id} at ${next.standing.toFixed(2)} σ` : ''})`
+          : 'no card to compare') +
+        (domain
+          ? `; nearest everyday request "${domain.nearest}" (${domain.domain}, ${domain.agentId ? `served by ${domain.agentId}` : 'served by no agent'}, ${domain.similarity.toFixed(2)}, lead ${domain.lead.toFixed(2)})`
+          : '');
+      let agentId: string | undefined;
+      let confidence: number;
+      const agree = words.agentId !== '' && words.agentId === meaningAgent && !offCard;
+      const byWords =
+        oneWordAmongOthers(words) && !agree ? words.confidence * ONE_WORD_DISCOUNT : words.confidence;
+      if (agree) {
+        agentId = words.agentId;
+        confidence = 1 - (1 - words.confidence) * (1 - meaning);
+      } else if (byWords >= meaning) {
+        agentId = words.agentId || undefined;
+        confidence = byWords;
+      } else {
+        agentId = meaningAgent;
+        confidence = meaning;
+      }
+      const decided = agentId !== undefined && confidence >= this.threshold;
+      return {
+        agentId: decided ? agentId : undefined,
+        outOfScope: offCard && !decided && cap(byDomain) >= this.threshold ? domain!.domain : undefined,
+        standing: new Map(ranked.map((r) => [r.id, r.standing])),
+        domainAgent: byDomain > 0 ? domain?.agentId : undefined,
+        domainSimilarity: domain?.similarity ?? 0,
+        domainOnly: agentId !== undefined && agentId !== words.agentId && agentId !== best?.id,
+        confidence,
+        candidates: merge(
+          near.map((r) => r.id),
+          words.candidates,
+        ),
+        reasoning: `${words.reasoning}; ${described}`,
+      };
+    });
+  }
+}
+
+/**
+ * One card word beside words the card does not have ("why is the sky *blue*") is weak evidence,
+ * unless it names the agent ("put soccer practice on the *calendar*").
+ */
+export function oneWordAmongOthers(words: Routing): boolean {
+  return words.evidenceTerms === 1 && (words.otherTerms ?? 0) > 0 && !words.namesAgent;
+}
+
+/** Candidates from both kinds of evidence, each once, at most MAX_CANDIDATES. */
+export function merge(first: string[], second: string[]): string[] {
+  return [...new Set([...first, ...second])].slice(0, MAX_CANDIDATES);
+}
+
+/** Evidence as a confidence: never certain. */
+export function cap(value: number): number {
+  return Math.min(0.95, value);
+}
+
