@@ -115,7 +115,7 @@ describe('DefaultRouter', () => {
     expect(shop.route({ text: 'check out', multiAgent: false })).toMatchObject({ agentId: 'shop', evidenceTerms: 1 });
   });
 
-  it("counts the words a request says that the chosen card does not have, and whether it names the agent", () => {
+  it('counts the words a request says that the chosen card does not have, and whether it names the agent', () => {
     const rain = route('will it rain on the picnic');
     expect(rain).toMatchObject({ agentId: 'weather', evidenceTerms: 1, otherTerms: 1 });
     expect(rain.namesAgent).toBeUndefined();
@@ -144,10 +144,10 @@ describe('text analysis', () => {
     expect(stem('news')).toBe('news');
   });
 
-  it("undoes contractions and drops single letters: \"don't\" is not the \"t\" of \"t-shirt\"", () => {
+  it('undoes contractions and drops single letters: "don\'t" is not the "t" of "t-shirt"', () => {
     expect(terms("I don't like this one")).toEqual(['one']);
     expect(terms("it's freezing, what's on")).toEqual(['freez', 'on']);
-    expect(terms("whens my next appointment")).toEqual(['next', 'appointment']);
+    expect(terms('whens my next appointment')).toEqual(['next', 'appointment']);
   });
 
   it('tells a fragment of a list from a clause, and what refers back', () => {

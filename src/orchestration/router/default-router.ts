@@ -1,6 +1,16 @@
 import type { AgentProfile } from '../../a2a/agent-profile';
 import type { AgentChoiceResult } from '../orchestration.types';
-import { clauses, GENERIC_TERMS, isFragment, refersBack, saysWhat, stem, terms, termsOfWords, words } from './text-analysis';
+import {
+  clauses,
+  GENERIC_TERMS,
+  isFragment,
+  refersBack,
+  saysWhat,
+  stem,
+  terms,
+  termsOfWords,
+  words,
+} from './text-analysis';
 import { TypoCorrector } from './typos';
 
 /** How much a term counts by where it appears on a card: names and tags say what an agent is for. */
@@ -264,7 +274,8 @@ export class DefaultRouter {
       }
     }
     const order = touched.sort((a, b) => scores[b] - scores[a] || a - b);
-    if (!order.length) return { order, scores, confidence: 0, strong: false, matched: 0, other: what.size, named: false };
+    if (!order.length)
+      return { order, scores, confidence: 0, strong: false, matched: 0, other: what.size, named: false };
     const best = scores[order[0]];
     const second = order.length > 1 ? scores[order[1]] : 0;
     const margin = (best - second) / best;

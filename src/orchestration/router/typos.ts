@@ -79,7 +79,8 @@ export class TypoCorrector {
       for (const key of [source, ...deletions(source)]) {
         for (const term of this.index.get(key) ?? []) {
           if (term === source || !isOneEditApart(source, term)) continue;
-          if (spelt.length < MIN_ANY_EDIT_LENGTH && !isSwap(source, term) && term.length !== source.length + 1) continue;
+          if (spelt.length < MIN_ANY_EDIT_LENGTH && !isSwap(source, term) && term.length !== source.length + 1)
+            continue;
           if (!best || this.rarity(term) > this.rarity(best)) best = term;
         }
       }

@@ -9,7 +9,10 @@ import { SentenceEncoder } from './sentence-encoder';
 describe('DomainMap (everyday domains and the hosted agents serving them, real model)', () => {
   const config = new AppConfig(validateEnvironment({}));
   const encoder = new SentenceEncoder(config);
-  const home = card('home', 'Home Control', 'Lights, heating and locks through Home Assistant', ['lights', 'thermostat']);
+  const home = card('home', 'Home Control', 'Lights, heating and locks through Home Assistant', [
+    'lights',
+    'thermostat',
+  ]);
   const weather = card('weather', 'Weather', 'Forecasts and current conditions', ['weather', 'forecast', 'rain']);
   const shop = card('shop', 'Shop', 'Buy mugs, hoodies and t-shirts: cart, checkout and orders', ['mug', 'cart']);
 

@@ -42,7 +42,10 @@ export class DomainMap {
    * Decides which of `agentIds` serves each domain; `similarity` is a card's closest line to a
    * vector (CardVectors.similarity). The domains are embedded on first use, in one batch.
    */
-  async assign(agentIds: readonly string[], similarity: (vector: Float32Array, agentId: string) => number): Promise<void> {
+  async assign(
+    agentIds: readonly string[],
+    similarity: (vector: Float32Array, agentId: string) => number,
+  ): Promise<void> {
     const embedded = await this.embed();
     const closeness = embedded.descriptions.map((vector) => agentIds.map((id) => similarity(vector, id)));
     // The closest any domain comes to each card.
@@ -90,7 +93,9 @@ export class DomainMap {
     if (this.embedded) return this.embedded;
     const vectors = await this.encoder.embed([...EVERYDAY_DOMAINS.map((d) => d.description), ...REQUEST_TEXTS]);
     const descriptions = vectors.slice(0, EVERYDAY_DOMAINS.length);
-    const requests = vectors.slice(EVERYDAY_DOMAINS.length).map((vector, i) => ({ domain: REQUEST_DOMAINS[i], vector }));
+    const requests = vectors
+      .slice(EVERYDAY_DOMAINS.length)
+      .map((vector, i) => ({ domain: REQUEST_DOMAINS[i], vector }));
     return (this.embedded = { descriptions, requests });
   }
 }

@@ -236,7 +236,7 @@ export const EVERYDAY_DOMAINS: readonly EverydayDomain[] = [
       'what is happening in the world today',
       'anything new in politics',
       'what is the latest on the election',
-      'brief me on today\'s news',
+      "brief me on today's news",
       'any big stories this morning',
       'what are people talking about today',
       'read me the tech news',
@@ -378,7 +378,8 @@ export const EVERYDAY_DOMAINS: readonly EverydayDomain[] = [
   },
   {
     id: 'general-knowledge',
-    description: 'Answers general knowledge questions: facts about history, science, geography, people, places and things.',
+    description:
+      'Answers general knowledge questions: facts about history, science, geography, people, places and things.',
     requests: [
       'who built the first aeroplane',
       'what is the biggest ocean',

@@ -113,8 +113,7 @@ export class Evidence {
       let agentId: string | undefined;
       let confidence: number;
       const agree = words.agentId !== '' && words.agentId === meaningAgent && !offCard;
-      const byWords =
-        oneWordAmongOthers(words) && !agree ? words.confidence * ONE_WORD_DISCOUNT : words.confidence;
+      const byWords = oneWordAmongOthers(words) && !agree ? words.confidence * ONE_WORD_DISCOUNT : words.confidence;
       if (agree) {
         agentId = words.agentId;
         confidence = 1 - (1 - words.confidence) * (1 - meaning);
@@ -161,4 +160,3 @@ export function merge(first: string[], second: string[]): string[] {
 export function cap(value: number): number {
   return Math.min(0.95, value);
 }
-
