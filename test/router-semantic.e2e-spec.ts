@@ -88,7 +88,11 @@ describe('routing by meaning (e2e)', () => {
     const before = { lights: lights.requests.length, music: music.requests.length, heat: thermostat.requests.length };
     const since = new Date().toISOString();
     const bill = await say('pay the water bill', conversationId);
-    expect(bill.body).toMatchObject({ type: 'question', needsInput: true });
+    expect(bill.body).toMatchObject({
+      text: 'None of the assistants here seems to handle that. If one of them should, tell me which.',
+      type: 'question',
+      needsInput: true,
+    });
     expect([lights.requests.length, music.requests.length, thermostat.requests.length]).toEqual([
       before.lights,
       before.music,
@@ -100,6 +104,10 @@ describe('routing by meaning (e2e)', () => {
       outcome: 'clarification',
       reasoning: expect.stringMatching(/served by no agent.*no hosted agent does that/),
     });
+
+    // Naming an agent sends it the original request, as after any question.
+    const named = await say('the lights', conversationId);
+    expect(named.body.text).toBe('Done: pay the water bill');
 
     // "I'm cold" says nothing the music card says and stands out for it not at all: the heating.
     const heard = thermostat.requests.length;

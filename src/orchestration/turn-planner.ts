@@ -118,7 +118,9 @@ export class TurnPlanner {
           answersPending: false,
         };
       }
-      const question = clarifyingQuestion('that', routing.candidates, agents);
+      const question = routing.outOfScope
+        ? 'None of the assistants here seems to handle that. If one of them should, tell me which.'
+        : clarifyingQuestion('that', routing.candidates, agents);
       return { kind: 'ask', question, candidates: routing.candidates, choice, router };
     }
 
