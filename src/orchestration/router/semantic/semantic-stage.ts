@@ -98,7 +98,7 @@ export class SemanticStage {
       // Only what does not stand out for the conversation's agent at all leaves it ("I'm cold"
       // after the news), not what it can take up ("what about tomorrow" after the weather).
       // Nor is such a request, which leans on the conversation, taken as out of scope.
-      if ((judgement.standing.get(previous!) ?? 0) >= MIN_STANDING) return lexical;
+      if (standsOutFor(judgement, previous)) return lexical;
       const elsewhere =
         judgement.agentId !== undefined &&
         judgement.agentId !== previous &&
@@ -120,8 +120,7 @@ export class SemanticStage {
       semantic: true,
     });
     // What stands out for the conversation's agent is not out of scope ("how long in the oven" after a recipe).
-    if (judgement.outOfScope && !((judgement.standing.get(previous ?? '') ?? 0) >= MIN_STANDING))
-      return outOfScope(judgement);
+    if (judgement.outOfScope && !standsOutFor(judgement, previous)) return outOfScope(judgement);
     if (!judgement.agentId) return undecided();
     if (previous && judgement.agentId !== previous && judgement.confidence < this.threshold) return undecided();
     return chosen(judgement);
@@ -163,6 +162,11 @@ export class SemanticStage {
       semantic: true,
     };
   }
+}
+
+/** Whether the text stands out for the conversation's agent: something it can take up. */
+function standsOutFor(judgement: Judgement, agentId: string | undefined): boolean {
+  return agentId !== undefined && (judgement.standing.get(agentId) ?? 0) >= MIN_STANDING;
 }
 
 /** The judgement's agent, chosen. */
