@@ -43,6 +43,8 @@ export interface Judgement {
   /** Agents worth naming in a question, best first. */
   candidates: string[];
   reasoning: string;
+  /** What the meaning alone says (the part of `reasoning` after the card words'). */
+  meaning: string;
 }
 
 /**
@@ -138,6 +140,7 @@ export class Evidence {
           words.candidates,
         ),
         reasoning: `${words.reasoning}; ${described}`,
+        meaning: described,
       };
     });
   }

@@ -98,14 +98,16 @@ export class SemanticStage {
       // Only what does not stand out for the conversation's agent at all leaves it ("I'm cold"
       // after the news), not what it can take up ("what about tomorrow" after the weather).
       // Nor is such a request, which leans on the conversation, taken as out of scope.
-      if (standsOutFor(judgement, previous)) return lexical;
+      // The model was consulted either way: the decision says what the meaning was.
+      const stays: Routing = { ...lexical, reasoning: `${lexical.reasoning} (${judgement.meaning})`, semantic: true };
+      if (standsOutFor(judgement, previous)) return stays;
       const elsewhere =
         judgement.agentId !== undefined &&
         judgement.agentId !== previous &&
         judgement.agentId === judgement.domainAgent &&
         judgement.domainSimilarity >= FOLLOW_UP_DOMAIN_MIN &&
         judgement.confidence >= CLEARLY_ELSEWHERE;
-      return elsewhere ? chosen(judgement) : lexical;
+      return elsewhere ? chosen(judgement) : stays;
     }
     if (split) {
       const routing = this.routeClauses(parts, judged.slice(0, -1));
