@@ -1,4 +1,4 @@
-import { EVERYDAY_DOMAINS } from './everyday-domains';
+import { EVERYDAY_DOMAINS, EVERYDAY_REQUESTS } from './everyday-domains';
 import { cosine, SentenceEncoder } from './sentence-encoder';
 
 /** How close (cosine) a domain's description must come to a card's closest line for the card to serve it. */
@@ -83,7 +83,7 @@ export class DomainMap {
     return {
       domain: domain.id,
       agentId: this.servedBy[first.domain],
-      nearest: REQUEST_TEXTS[first.index],
+      nearest: EVERYDAY_REQUESTS[first.index],
       similarity: first.similarity,
       lead: first.similarity - (second?.similarity ?? 0),
     };
@@ -91,7 +91,7 @@ export class DomainMap {
 
   private async embed() {
     if (this.embedded) return this.embedded;
-    const vectors = await this.encoder.embed([...EVERYDAY_DOMAINS.map((d) => d.description), ...REQUEST_TEXTS]);
+    const vectors = await this.encoder.embed([...EVERYDAY_DOMAINS.map((d) => d.description), ...EVERYDAY_REQUESTS]);
     const descriptions = vectors.slice(0, EVERYDAY_DOMAINS.length);
     const requests = vectors
       .slice(EVERYDAY_DOMAINS.length)
@@ -100,6 +100,5 @@ export class DomainMap {
   }
 }
 
-/** Every domain's requests, in order, and the domain (index) of each. */
-const REQUEST_TEXTS = EVERYDAY_DOMAINS.flatMap((d) => d.requests);
+/** The domain (index) of each of EVERYDAY_REQUESTS. */
 const REQUEST_DOMAINS = EVERYDAY_DOMAINS.flatMap((d, i) => d.requests.map(() => i));
