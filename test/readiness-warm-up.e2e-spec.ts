@@ -7,6 +7,7 @@ jest.mock('../src/orchestration/router/semantic/embedding-model', () => ({
     new Promise((_, reject) => {
       endLoad = reject;
     }),
+  releaseEmbeddingModel: () => undefined,
 }));
 
 /**

@@ -4,6 +4,7 @@ import { registerAgent, startTestApp, TEST_ADMIN_KEY, TestApp } from './support/
 // The model cannot load (its worker reports the model package's files missing): the hub must still route.
 jest.mock('../src/orchestration/router/semantic/embedding-model', () => ({
   loadEmbeddingModel: () => Promise.reject(new Error('ENOENT: model.json is missing')),
+  releaseEmbeddingModel: () => undefined,
 }));
 
 describe('routing when the sentence-embedding model cannot load (e2e)', () => {

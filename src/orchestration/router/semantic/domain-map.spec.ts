@@ -29,8 +29,10 @@ describe('DomainMap (everyday domains and the hosted agents serving them, real m
 
   beforeAll(async () => {
     await encoder.load();
-    expect(encoder.status.state).toBe('ready');
+    expect(encoder.status).toMatchObject({ state: 'ready' });
   }, 60_000);
+
+  afterAll(() => encoder.close());
 
   it('has domains with ids of their own and requests in each', () => {
     expect(new Set(EVERYDAY_DOMAINS.map((d) => d.id)).size).toBe(EVERYDAY_DOMAINS.length);

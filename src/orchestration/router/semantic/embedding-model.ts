@@ -23,19 +23,38 @@ type FromWorker =
 
 /**
  * The model is the same for every app in a process (tests start many): one worker, loaded once,
- * read-only. The worker does not keep the process alive.
+ * read-only, shared by its users until the last releases it. The worker does not keep the process
+ * alive.
  */
 let shared: Promise<EmbeddingModel> | undefined;
+let sharedWorker: Worker | undefined;
+let users = 0;
 
+/** The model, loaded on first use; each call is a user, to be released (releaseEmbeddingModel). */
 export function loadEmbeddingModel(): Promise<EmbeddingModel> {
+  users++;
   shared ??= start();
   shared.catch(() => (shared = undefined));
   return shared;
 }
 
+/**
+ * One user is done with the model; when none is left its worker stops, and with it the model's
+ * memory (a process that starts and closes many apps, as the tests do, would otherwise keep a
+ * worker - and a WebAssembly heap - for each module instance that loaded one).
+ */
+export function releaseEmbeddingModel(): void {
+  if (users === 0 || --users > 0) return;
+  const worker = sharedWorker;
+  shared = undefined;
+  sharedWorker = undefined;
+  void worker?.terminate();
+}
+
 function start(): Promise<EmbeddingModel> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER_FILE);
+    sharedWorker = worker;
     worker.unref();
     const pending = new Map<number, { resolve(v: Float32Array[]): void; reject(e: Error): void; count: number }>();
     let next = 0;
@@ -46,7 +65,10 @@ function start(): Promise<EmbeddingModel> {
       for (const request of pending.values()) request.reject(error);
       pending.clear();
       reject(error);
-      shared = undefined;
+      if (sharedWorker === worker) {
+        shared = undefined;
+        sharedWorker = undefined;
+      }
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`the embedding worker stopped (exit code ${code})`)));

@@ -10,6 +10,7 @@ import { SentenceEncoder } from './sentence-encoder';
  */
 const model = { waiting: 0, batches: 0, failNext: false, stopped: false };
 jest.mock('./embedding-model', () => ({
+  releaseEmbeddingModel: () => undefined,
   loadEmbeddingModel: () =>
     Promise.resolve({
       dimensions: 8,

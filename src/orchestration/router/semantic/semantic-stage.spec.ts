@@ -32,6 +32,8 @@ describe('the built-in router with meaning (sentence embeddings, real model)', (
     expect(encoder.status).toMatchObject({ state: 'ready', dimensions: 512 });
   }, 60_000);
 
+  afterAll(() => encoder.close());
+
   it('routes paraphrases no card word appears in', async () => {
     expect((await route('do I need an umbrella today')).agentId).toBe('weather');
     expect((await route('put something relaxing on')).agentId).toBe('music');

@@ -1,7 +1,7 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { AppConfig } from '../../../platform/config/app-config';
-import { EmbeddingModel, loadEmbeddingModel } from './embedding-model';
+import { EmbeddingModel, loadEmbeddingModel, releaseEmbeddingModel } from './embedding-model';
 
 /** What the router can tell about its sentence-embedding model (health shows it). */
 export type EncoderStatus =
@@ -29,7 +29,7 @@ const MAX_QUEUED = 8;
  * router routes on card words alone and health says so.
  */
 @Injectable()
-export class SentenceEncoder {
+export class SentenceEncoder implements OnModuleDestroy {
   private readonly logger = new Logger('Router');
   private model?: EmbeddingModel;
   private current: EncoderStatus;
@@ -51,6 +51,18 @@ export class SentenceEncoder {
   /** Ready, but with as much work waiting as a decision can afford (MAX_QUEUED): route on words now. */
   get saturated(): boolean {
     return (this.model?.queued() ?? 0) >= MAX_QUEUED;
+  }
+
+  /** Lets go of the model (the app is closing); the process's last user stops its worker. */
+  close(): void {
+    if (!this.loading) return;
+    this.loading = undefined;
+    this.model = undefined;
+    releaseEmbeddingModel();
+  }
+
+  onModuleDestroy(): void {
+    this.close();
   }
 
   /** Loads the model once (later calls wait for the same load); never throws. */
