@@ -98,7 +98,7 @@ export class DefaultRouter {
   constructor(agents: readonly AgentProfile[]) {
     this.ids = agents.map((a) => a.id);
     this.strongTerms = agents.map(() => new Set<string>());
-    this.nameTerms = agents.map((agent) => new Set(terms(`${agent.name} ${agent.id.replace(/-/g, ' ')}`)));
+    this.nameTerms = agents.map((agent) => new Set(terms(nameOf(agent))));
     agents.forEach((agent, index) => {
       const weights = new Map<string, number>();
       const add = (text: string, weight: number, strong: boolean) => {
@@ -108,7 +108,7 @@ export class DefaultRouter {
           if (strong) this.strongTerms[index].add(term);
         }
       };
-      add(`${agent.name} ${agent.id.replace(/-/g, ' ')}`, FIELD_WEIGHTS.name, true);
+      add(nameOf(agent), FIELD_WEIGHTS.name, true);
       add(agent.description, FIELD_WEIGHTS.description, false);
       for (const skill of agent.skills) {
         add(skill.name, FIELD_WEIGHTS.skillName, true);
@@ -282,13 +282,19 @@ export class DefaultRouter {
     let confidence = (1 - Math.exp(-best / EVIDENCE_SCALE)) * (0.5 + 0.5 * margin);
     const top = order[0];
     // Evidence from generic words alone does not decide, nor outweigh a conversation.
-    const matched = specificTerms.filter((t) => this.postings.get(t)?.some((p) => p.agent === top)).length;
+    const onCard = (term: string) => this.postings.get(term)?.some((p) => p.agent === top) ?? false;
+    const matched = specificTerms.filter(onCard).length;
     if (!matched) confidence = Math.min(confidence, GENERIC_ONLY_CEILING);
     const strong = matched > 0 && specificTerms.some((t) => this.strongTerms[top].has(t));
     const named = specificTerms.some((t) => this.nameTerms[top].has(t));
-    const other = [...what].filter((t) => !this.postings.get(t)?.some((p) => p.agent === top)).length;
+    const other = [...what].filter((t) => !onCard(t)).length;
     return { order, scores, confidence, strong, matched, other, named };
   }
+}
+
+/** An agent's name and id as words: what naming it looks like. */
+function nameOf(agent: AgentProfile): string {
+  return `${agent.name} ${agent.id.replace(/-/g, ' ')}`;
 }
 
 function round(value: number): number {

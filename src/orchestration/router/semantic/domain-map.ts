@@ -89,6 +89,7 @@ export class DomainMap {
     };
   }
 
+  /** The domains' lines and requests; the requests come from the encoder's cache once CardVectors has embedded them as its background. */
   private async embed() {
     if (this.embedded) return this.embedded;
     const vectors = await this.encoder.embed([...EVERYDAY_DOMAINS.map((d) => d.description), ...EVERYDAY_REQUESTS]);
