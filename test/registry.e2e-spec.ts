@@ -69,6 +69,7 @@ describe('agent registry (e2e)', () => {
       RATE_LIMIT_REGISTRY_PER_MIN: '1000',
       AGENT_HEALTH_CHECK_INTERVAL_SECONDS: '0',
       OUTBOUND_TIMEOUT_MS: '1500',
+      OUTBOUND_MAX_RESPONSE_BYTES: '65536',
     });
     lights = await startLightsAgent({ requireKey: 'lights-secret' });
     music = await startMusicAgent();
@@ -453,6 +454,53 @@ describe('agent registry (e2e)', () => {
     expect(res.body.result.metadata).toEqual({
       switchboard_remote_failure: { code: 'UPSTREAM_FAILED', reason: 'connection refused' },
     });
+  });
+
+  it('fails the task, and stays up, when a remote agent answers more than OUTBOUND_MAX_RESPONSE_BYTES', async () => {
+    const app = express();
+    app.get('/.well-known/agent-card.json', (req, res) => {
+      res.json({
+        protocolVersion: '0.3.0',
+        name: 'Chatty',
+        description: 'Answers at great length',
+        url: `http://${req.headers.host}/rpc`,
+        preferredTransport: 'JSONRPC',
+        version: '1',
+        capabilities: {},
+        defaultInputModes: ['text/plain'],
+        defaultOutputModes: ['text/plain'],
+        skills: [{ id: 'talk', name: 'Talk', description: 'Talks', tags: ['talk'] }],
+      });
+    });
+    app.post('/rpc', (_req, res) => {
+      res.json({
+        jsonrpc: '2.0',
+        id: 1,
+        result: { kind: 'message', role: 'agent', messageId: 'm', parts: [{ kind: 'text', text: 'a'.repeat(70_000) }] },
+      });
+    });
+    const server: Server = await new Promise((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      await t.http().post('/api/agents').set('X-Api-Key', writer).send({ base_url: url, id: 'chatty' }).expect(201);
+      const res = await t
+        .http()
+        .post('/api/agents/chatty/v1')
+        .set('X-Api-Key', TEST_ADMIN_KEY)
+        .send(messageSend('tell me everything', { id: 4 }))
+        .expect(200);
+      expect(res.body.result.status.state).toBe('failed');
+      expect(res.body.result.status.message.parts[0].text).toBe('Remote agent chatty failed: response too large');
+      expect(res.body.result.metadata).toEqual({
+        switchboard_remote_failure: { code: 'UPSTREAM_FAILED', reason: 'response too large' },
+      });
+      await t.http().get('/health/live').expect(200);
+    } finally {
+      await t.http().delete('/api/agents/chatty').set('X-Api-Key', writer);
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('deletes a remote agent, which stops being hosted; built-in agents cannot be deleted', async () => {

@@ -43,7 +43,7 @@ export class AppConfig {
     pushDeliveryDays: number;
     intervalSeconds: number;
   };
-  readonly outbound: { allowPrivateNetworks: boolean; timeoutMs: number };
+  readonly outbound: { allowPrivateNetworks: boolean; timeoutMs: number; maxResponseBytes: number };
   readonly registry: { healthCheckIntervalSeconds: number; remoteAgentTimeoutMs: number };
   readonly secretsKey?: string;
   readonly tasks: { concurrency: number; maxTreesPerReplica: number; leaseMs: number; pollIntervalMs: number };
@@ -127,6 +127,7 @@ export class AppConfig {
     this.outbound = {
       allowPrivateNetworks: allowPrivate === 'auto' ? this.database.mode === 'embedded' : allowPrivate === 'true',
       timeoutMs: env.OUTBOUND_TIMEOUT_MS,
+      maxResponseBytes: env.OUTBOUND_MAX_RESPONSE_BYTES,
     };
     this.registry = {
       healthCheckIntervalSeconds: env.AGENT_HEALTH_CHECK_INTERVAL_SECONDS,

@@ -247,6 +247,13 @@ export class EnvironmentVariables {
   @Max(600_000)
   OUTBOUND_TIMEOUT_MS = 10_000;
 
+  /** Largest answer the hub reads whole from a call it makes (a remote agent's reply, a webhook's); larger ones fail. */
+  @EnvInt()
+  @IsInt()
+  @Min(1_024)
+  @Max(1_073_741_824)
+  OUTBOUND_MAX_RESPONSE_BYTES = 16_777_216;
+
   /** How long a remote agent may take to start answering a request the hub relays to it. */
   @EnvInt()
   @IsInt()

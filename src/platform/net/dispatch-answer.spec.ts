@@ -18,6 +18,7 @@ describe('answerOf', () => {
         return;
       }
       if (req.url === '/hang') return;
+      if (req.url === '/large') return void res.end('x'.repeat(1025));
       res.setHeader('set-cookie', ['a=1', 'b=2']);
       res.writeHead(201, { 'content-type': 'application/json', 'X-Extra': 'yes' });
       res.write('{"a":');
@@ -34,7 +35,7 @@ describe('answerOf', () => {
   });
 
   const get = (path: string, buffered: boolean, signal = new AbortController().signal) =>
-    answerOf(agent, { origin, path, method: 'GET', signal }, buffered);
+    answerOf(agent, { origin, path, method: 'GET', signal }, buffered ? 1024 : undefined);
 
   it('reads a body that is not an event stream in full, with its status and headers', async () => {
     const answer = await get('/json', true);
@@ -59,6 +60,17 @@ describe('answerOf', () => {
     let text = '';
     for await (const chunk of answer.body as Readable) text += String(chunk);
     expect(text).toBe('{"a":1}');
+  });
+
+  it('refuses a body past the size it may buffer, and not an event stream', async () => {
+    await expect(get('/large', true)).rejects.toMatchObject({
+      message: `Response from ${origin} is larger than 1024 bytes`,
+      details: { reason: 'response too large', maxBytes: 1024 },
+    });
+    const large = await get('/large', false);
+    let size = 0;
+    for await (const chunk of large.body as Readable) size += (chunk as Buffer).length;
+    expect(size).toBe(1025);
   });
 
   it("rejects with the signal's reason, before the answer or while its stream is read", async () => {

@@ -1,5 +1,7 @@
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
+import { DomainError } from '../errors/domain-error';
+import { ErrorCode } from '../errors/error-code';
 
 /** An answer to a request made through undici's dispatcher API. */
 export interface DispatchAnswer {
@@ -13,20 +15,32 @@ export interface DispatchAnswer {
 type RequestOptions = Dispatcher.DispatchOptions & { signal: AbortSignal };
 
 /**
- * Sends a request and resolves with its answer. With `buffered`, a body that is not a
+ * Sends a request and resolves with its answer. With `maxBufferedBytes`, a body that is not a
  * server-sent event stream is read in full first, straight from undici's dispatch callbacks:
  * `Dispatcher.request` wraps every answer in a stream (an async resource, a Readable, its events
  * on the next ticks), which cost each message to a remote agent tens of microseconds on its path.
- * An event stream, and every body when not `buffered` (a caller that counts bytes as they
- * arrive), streams as `request` streams it. The signal aborts the request, or the body while it
- * streams, with its reason.
+ * A body that declares or reaches more than `maxBufferedBytes` ends the request with
+ * `responseTooLarge` (UPSTREAM_FAILED). An event stream, and every body without
+ * `maxBufferedBytes` (a caller that counts bytes as they arrive), streams as `request` streams
+ * it. The signal aborts the request, or the body while it streams, with its reason.
  */
-export function answerOf(agent: Dispatcher, options: RequestOptions, buffered: boolean): Promise<DispatchAnswer> {
-  if (!buffered) return agent.request(options);
+export function answerOf(
+  agent: Dispatcher,
+  options: RequestOptions,
+  maxBufferedBytes: number | undefined,
+): Promise<DispatchAnswer> {
+  if (maxBufferedBytes === undefined) return agent.request(options);
   const { signal, ...dispatched } = options;
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason as Error);
-    agent.dispatch(dispatched, new AnswerHandler(signal, resolve, reject));
+    agent.dispatch(dispatched, new AnswerHandler(signal, maxBufferedBytes, options.origin, resolve, reject));
+  });
+}
+
+/** What a body larger than the caller reads into memory is refused with. */
+export function responseTooLarge(origin: string, maxBytes: number): DomainError {
+  return new DomainError(ErrorCode.UPSTREAM_FAILED, `Response from ${origin} is larger than ${maxBytes} bytes`, {
+    details: { url: origin, reason: 'response too large', maxBytes },
   });
 }
 
@@ -49,9 +63,13 @@ class AnswerHandler implements Dispatcher.DispatchHandlers {
   private stream?: Readable;
   /** The request is over: answered in full, or failed. */
   private done = false;
+  /** The body was too large: what comes of it is dropped. */
+  private refused = false;
 
   constructor(
     private readonly signal: AbortSignal,
+    private readonly maxBytes: number,
+    private readonly origin: Dispatcher.DispatchOptions['origin'],
     private readonly resolve: (answer: DispatchAnswer) => void,
     private readonly reject: (error: unknown) => void,
   ) {
@@ -76,15 +94,26 @@ class AnswerHandler implements Dispatcher.DispatchHandlers {
         },
       });
       this.resolve({ statusCode, headers: this.headers, body: this.stream });
+    } else if (Number(this.headers['content-length']) > this.maxBytes) {
+      this.refuse();
     }
     return true;
   }
 
   onData(chunk: Buffer): boolean {
     if (this.stream) return this.stream.push(chunk);
+    if (this.refused) return false;
     this.chunks.push(chunk);
     this.size += chunk.length;
+    if (this.size > this.maxBytes) this.refuse();
     return true;
+  }
+
+  /** Ends a request whose body is too large to keep, dropping what was read of it. */
+  private refuse(): void {
+    this.refused = true;
+    this.chunks.length = 0;
+    this.abortRequest?.(responseTooLarge(String(this.origin), this.maxBytes));
   }
 
   onComplete(): void {

@@ -3,22 +3,23 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Headers as UndiciHeaders, Response as UndiciResponse } from 'undici';
 import { DomainError } from '../errors/domain-error';
 import { ErrorCode } from '../errors/error-code';
-import { DispatchAnswer, discard } from './dispatch-answer';
+import { DispatchAnswer, discard, responseTooLarge } from './dispatch-answer';
 
 /** Statuses whose responses have no body (and that a fetch Response may not be given one for). */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
 /**
  * A fetch Response for a dispatcher answer: headers, status, the URL, and the body (decoded).
- * With `buffered`, a body that is not a server-sent event stream is read in full here (within the
- * caller's timeout) and served by a bufferedResponse; else the body streams.
+ * With `maxBufferedBytes`, a body that is not a server-sent event stream is read in full here
+ * (within the caller's timeout; a compressed one is refused with responseTooLarge past that many
+ * bytes once decoded) and served by a bufferedResponse; else the body streams.
  */
 export async function fetchResponse(
   answer: DispatchAnswer,
   url: string,
   method: string,
   redirected: boolean,
-  buffered: boolean,
+  maxBufferedBytes: number | undefined,
 ): Promise<Response> {
   if (answer.statusCode < 200 || answer.statusCode > 599) {
     discard(answer);
@@ -43,8 +44,8 @@ export async function fetchResponse(
   } else {
     const body = decoded(Buffer.isBuffer(answer.body) ? Readable.from([answer.body]) : answer.body, encoding);
     response =
-      buffered && !isEventStream(headers)
-        ? bufferedResponse(await readAll(body), init, url, redirected)
+      maxBufferedBytes !== undefined && !isEventStream(headers)
+        ? bufferedResponse(await readAll(body, maxBufferedBytes, url), init, url, redirected)
         : new UndiciResponse(body, init);
     if (response instanceof BufferedResponse) return response;
   }
@@ -53,11 +54,20 @@ export async function fetchResponse(
   return response;
 }
 
-/** The whole body. (node:stream/consumers' `buffer` goes through a Blob, which costs more than the read.) */
-function readAll(body: Readable): Promise<Buffer> {
+/**
+ * The whole body, or responseTooLarge past `maxBytes`. (node:stream/consumers' `buffer` goes
+ * through a Blob, which costs more than the read.)
+ */
+function readAll(body: Readable, maxBytes: number, url: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    body.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let size = 0;
+    body.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) return void chunks.push(chunk);
+      chunks.length = 0;
+      body.destroy(responseTooLarge(new URL(url).origin, maxBytes));
+    });
     body.once('error', reject);
     body.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
   });

@@ -19,6 +19,7 @@ const LOOPBACK_OK: OutboundPolicy = {
   allowLoopback: true,
   timeoutMs: 2000,
   maxResponseBytes: 64 * 1024,
+  maxAnswerBytes: 64 * 1024,
 };
 const STRICT: OutboundPolicy = { ...LOOPBACK_OK, allowLoopback: false };
 const EVERYTHING: OutboundPolicy = { ...LOOPBACK_OK, allowPrivateNetworks: true };
@@ -498,6 +499,36 @@ describe('OutboundHttp', () => {
     expect(error.code).toBe(ErrorCode.UPSTREAM_FAILED);
     expect(error.details).toMatchObject({ reason: 'response too large', maxBytes: 1000 });
     expect(outboundFailureReason(error)).toBe('response too large');
+  });
+
+  it.each([
+    ['with Content-Length', '/declared'],
+    ['as it streams, never ending', '/endless'],
+    ['once decoded (a gzip bomb)', '/bomb'],
+  ])('fetch refuses an answer larger than maxAnswerBytes %s, and reads the next one', async (_how, path) => {
+    const { url } = await serve((req, res) => {
+      if (req.url === '/declared') {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': 70_000 });
+        res.end(`"${'a'.repeat(69_998)}"`);
+      } else if (req.url === '/endless') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const more = (): void => void (res.write('a'.repeat(16_384)) ? setImmediate(more) : res.once('drain', more));
+        more();
+        req.socket.once('close', () => res.destroy());
+      } else if (req.url === '/bomb') {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+        res.end(gzipSync(`"${' '.repeat(5_000_000)}"`));
+      } else {
+        res.end('{"ok":true}');
+      }
+    });
+    const http = client();
+
+    const error = await rejection(http.fetch(`${url}${path}`, { method: 'POST', body: '{}' }));
+    expect(error.code).toBe(ErrorCode.UPSTREAM_FAILED);
+    expect(error.details).toMatchObject({ reason: 'response too large', maxBytes: 64 * 1024 });
+    expect(error.message).toBe(`Response from ${url} is larger than 65536 bytes`);
+    expect(await (await http.fetch(`${url}/fine`)).json()).toEqual({ ok: true });
   });
 
   it('reports a body that is not JSON clearly', async () => {

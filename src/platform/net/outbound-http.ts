@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { Agent, buildConnector, Dispatcher, fetch as undiciFetch } from 'undici';
 import { VERSION } from '../../paths';
-import { answerOf, discard } from './dispatch-answer';
+import { answerOf, discard, responseTooLarge } from './dispatch-answer';
 import { fetchResponse } from './fetch-response';
 import { DomainError, isDomainError } from '../errors/domain-error';
 import { ErrorCode } from '../errors/error-code';
@@ -53,8 +53,10 @@ export class OutboundHttp {
    * receiving the response headers, across redirects, and reading the body of any answer that is
    * not a server-sent event stream (those are read in full before fetch resolves; see
    * fetchResponse); event streams may stream for as long as the caller reads them (undici's idle
-   * timeout between body chunks, 300 s, still applies). It does not cap body size: use `getJson`
-   * or count bytes yourself.
+   * timeout between body chunks, 300 s, still applies). A body read in full larger than the
+   * policy's `maxAnswerBytes` (decoded) is refused: fetch rejects with an UPSTREAM_FAILED
+   * DomainError whose reason is 'response too large'. Event streams are not capped, nor is the
+   * answer to a request only undici's fetch can make (a streamed request body; see dispatchable).
    */
   readonly fetch: typeof fetch;
 
@@ -64,7 +66,7 @@ export class OutboundHttp {
   constructor(readonly policy: OutboundPolicy) {
     this.baseConnect = buildConnector({ timeout: policy.timeoutMs });
     this.agent = new Agent({ connect: (options, callback) => this.connect(options, callback) });
-    this.fetch = (input, init) => this.request(input, init, policy.timeoutMs, true);
+    this.fetch = (input, init) => this.request(input, init, policy.timeoutMs, policy.maxAnswerBytes);
   }
 
   /** GETs a JSON document (an agent card), refusing bodies larger than `maxResponseBytes`. */
@@ -79,7 +81,7 @@ export class OutboundHttp {
     if (!headers.has('accept')) headers.set('accept', 'application/json');
     const redirect = options.credentials && Object.keys(options.credentials).length ? 'manual' : 'follow';
     try {
-      const response = await this.request(target.href, { headers, signal, redirect }, undefined, false);
+      const response = await this.request(target.href, { headers, signal, redirect }, undefined, undefined);
       const text = await readText(response, maxBytes, target.origin);
       return {
         status: response.status,
@@ -99,12 +101,15 @@ export class OutboundHttp {
     await this.agent.destroy();
   }
 
-  /** `buffered`: read a body that is not an event stream before resolving (see fetchResponse). */
+  /**
+   * With `maxBufferedBytes`, a body that is not an event stream is read, up to that size, before
+   * resolving (see fetchResponse); without it the body streams.
+   */
   private async request(
     input: FetchInput,
     init: RequestInit | undefined,
     timeoutMs: number | undefined,
-    buffered: boolean,
+    maxBufferedBytes: number | undefined,
   ): Promise<Response> {
     const { url, init: requestInit } = splitInput(input, init);
     const target = this.checkTarget(url);
@@ -117,7 +122,7 @@ export class OutboundHttp {
     const headers = withDefaultHeaders(requestInit.headers, requestInit.body);
     try {
       if (dispatchable(target, requestInit)) {
-        return await this.dispatch(target, requestInit, headers, signal, buffered);
+        return await this.dispatch(target, requestInit, headers, signal, maxBufferedBytes);
       }
       // undici's own fetch, not the global one: Node's bundled undici is another copy, and mixing a
       // dispatcher from one copy with fetch from another is unsupported.
@@ -142,7 +147,7 @@ export class OutboundHttp {
     init: RequestInit,
     headers: Record<string, string>,
     signal: AbortSignal,
-    buffered: boolean,
+    maxBufferedBytes: number | undefined,
   ): Promise<Response> {
     let url = target;
     let method = (init.method ?? 'GET').toUpperCase();
@@ -158,11 +163,11 @@ export class OutboundHttp {
           body,
           signal,
         },
-        buffered,
+        maxBufferedBytes,
       );
       const location = REDIRECT_STATUSES.has(answer.statusCode) ? firstValue(answer.headers.location) : undefined;
       if (location === undefined || init.redirect === 'manual') {
-        return await fetchResponse(answer, url.href, method, redirects > 0, buffered);
+        return await fetchResponse(answer, url.href, method, redirects > 0, maxBufferedBytes);
       }
       discard(answer);
       if (init.redirect === 'error') throw new TypeError('fetch failed', { cause: new Error('unexpected redirect') });
@@ -456,10 +461,7 @@ function splitInput(input: FetchInput, init: RequestInit | undefined): { url: st
 
 /** Reads the body as UTF-8, counting bytes as they arrive: Content-Length is not trusted. */
 async function readText(response: Response, maxBytes: number, origin: string): Promise<string> {
-  const tooLarge = (): DomainError =>
-    new DomainError(ErrorCode.UPSTREAM_FAILED, `Response from ${origin} is larger than ${maxBytes} bytes`, {
-      details: { url: origin, reason: 'response too large', maxBytes },
-    });
+  const tooLarge = (): DomainError => responseTooLarge(origin, maxBytes);
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
   // With Content-Encoding the declared size is the compressed one; only the decoded bytes count.
   if (!response.headers.has('content-encoding') && declared > maxBytes) {

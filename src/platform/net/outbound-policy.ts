@@ -10,6 +10,8 @@ export interface OutboundPolicy {
   timeoutMs: number;
   /** Largest body `OutboundHttp.getJson` reads. */
   maxResponseBytes: number;
+  /** Largest body `OutboundHttp.fetch` reads into memory (a remote agent's answer, a webhook's reply). */
+  maxAnswerBytes: number;
 }
 
 export type AddressVerdict = { allowed: true } | { allowed: false; reason: string };

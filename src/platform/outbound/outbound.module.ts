@@ -23,6 +23,7 @@ const MAX_OUTBOUND_JSON_BYTES = 1024 * 1024;
           allowLoopback: config.outbound.allowPrivateNetworks,
           timeoutMs: config.outbound.timeoutMs,
           maxResponseBytes: MAX_OUTBOUND_JSON_BYTES,
+          maxAnswerBytes: config.outbound.maxResponseBytes,
         }),
     },
     { provide: SecretBox, inject: [AppConfig], useFactory: (config: AppConfig) => SecretBox.fromConfig(config) },
