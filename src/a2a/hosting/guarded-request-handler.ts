@@ -23,6 +23,7 @@ import { DomainError, isDomainError } from '../../platform/errors/domain-error';
 import { ErrorCode } from '../../platform/errors/error-code';
 import { a2aErrorOf } from '../errors/a2a-error';
 import { noteContinuation, transportOf } from './call-state';
+import type { DirectSend } from './direct-send';
 
 const logger = new Logger('A2A');
 
@@ -41,6 +42,8 @@ export class GuardedRequestHandler implements A2ARequestHandler {
     private readonly inner: A2ARequestHandler,
     /** Runs before a cancel reaches the SDK (the hub relays it to the replica running the task). */
     private readonly beforeCancel?: (taskId: string, ctx: ServerCallContext) => Promise<void>,
+    /** Answers the blocking sends that start a task without the SDK's event machinery, where the agent allows it. */
+    private readonly direct?: DirectSend,
   ) {}
 
   getAgentCard(): Promise<AgentCard> {
@@ -53,7 +56,10 @@ export class GuardedRequestHandler implements A2ARequestHandler {
 
   sendMessage(params: SendMessageRequest, ctx: ServerCallContext): Promise<Message | Task> {
     noteContinuation(ctx, params.message);
-    return this.guard('SendMessage', ctx, () => this.inner.sendMessage(params, ctx));
+    const direct = this.direct?.accepts(params) ? this.direct : undefined;
+    return this.guard('SendMessage', ctx, () =>
+      direct ? direct.send(params, ctx) : this.inner.sendMessage(params, ctx),
+    );
   }
 
   sendMessageStream(

@@ -15,6 +15,7 @@ import { A2aUser } from './a2a-user';
 import { CancelRelay } from './cancel-relay';
 import { contextFor } from './call-context';
 import type { A2aTransport } from './call-state';
+import { DirectSend } from './direct-send';
 import { ExecutionBuses } from './execution-buses';
 import { GuardedRequestHandler } from './guarded-request-handler';
 import { AgentDefinition, HostedAgent } from './hosted-agent';
@@ -23,7 +24,9 @@ import { AgentDefinition, HostedAgent } from './hosted-agent';
  * Wires an agent to the official SDK: its DefaultRequestHandler (card, executor, task store,
  * event buses, push store and sender) behind the hub's guard, and its HTTP endpoints - the SDK's
  * JSON-RPC and HTTP+JSON express handlers, each behind its preflight, in an express Router - with
- * v0.3 compatibility on: requests without an A2A-Version header are served as v0.3.
+ * v0.3 compatibility on: requests without an A2A-Version header are served as v0.3. An agent
+ * whose executor is done when it returns (settledOnReturn) has the blocking sends that start a
+ * task answered by DirectSend, beside the SDK's handler, on the same task store, buses and push sender.
  */
 @Injectable()
 export class HostedAgentFactory {
@@ -48,16 +51,18 @@ export class HostedAgentFactory {
     const { profile, executor } = definition;
     const tasks = this.taskStores.forAgent(profile.id);
     const push = this.push.forAgent(profile.id);
-    const sdk = new DefaultRequestHandler(
-      this.cards.build(profile, this.endpoints.configured()),
-      tasks,
-      startingExecutionsOf(executor, tasks),
-      this.buses.register(profile.id, executor),
-      push.store,
-      push.sender,
-    );
-    const guarded = new GuardedRequestHandler(profile.id, sdk, (taskId, context) =>
-      this.cancels.relay(profile.id, taskId, context),
+    const card = this.cards.build(profile, this.endpoints.configured());
+    const starting = startingExecutionsOf(executor, tasks);
+    const buses = this.buses.register(profile.id, executor);
+    const sdk = new DefaultRequestHandler(card, tasks, starting, buses, push.store, push.sender);
+    const direct = definition.settledOnReturn
+      ? new DirectSend(starting, tasks, buses, card.capabilities?.pushNotifications ? push.sender : undefined)
+      : undefined;
+    const guarded = new GuardedRequestHandler(
+      profile.id,
+      sdk,
+      (taskId, context) => this.cancels.relay(profile.id, taskId, context),
+      direct,
     );
     const handler = definition.wrapHandler ? definition.wrapHandler(guarded) : guarded;
     return new HostedAgent(profile, handler, this.router(profile.id, handler), executor);

@@ -131,9 +131,13 @@ export class RemoteAgentHosting implements OnApplicationBootstrap, BeforeApplica
       return client;
     };
     const capabilities = agent.card.capabilities as { streaming?: unknown } | undefined;
+    const streaming = capabilities?.streaming === true;
     this.host.host({
       profile: remoteProfile(agent.id, agent.card),
-      executor: new RemoteAgentExecutor(agent.id, connect, this.threads, capabilities?.streaming === true),
+      executor: new RemoteAgentExecutor(agent.id, connect, this.threads, streaming),
+      // Sent on as one blocking call, the remote's answer is all there is by the time the executor
+      // returns; a remote that streams to the hub publishes as it goes (and takes cancels meanwhile).
+      settledOnReturn: !streaming,
     });
     this.hosted.set(agent.id, fingerprint(agent));
     this.connections.set(agent.id, connect);
