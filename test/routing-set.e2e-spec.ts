@@ -1,13 +1,14 @@
-import { CATEGORIES, labelledAgents, utterances } from '../bench/routing/labelled-set';
+import { CATEGORIES, LABELLED_SETS, labelledAgents, utterances } from '../bench/routing/labelled-set';
 
-/** bench/routing's labelled set is data the benchmark trusts: it must stay well-formed (its accuracy is not tested). */
-describe('the labelled routing set', () => {
-  const cards = labelledAgents();
+/** bench/routing's labelled sets are data the benchmark trusts: they must stay well-formed (their accuracy is not tested). */
+describe.each(LABELLED_SETS)('the labelled routing set "%s"', (set) => {
+  const cards = labelledAgents(set);
   const agents = new Set(cards.map((a) => a.id));
-  const items = utterances();
+  const items = utterances(set);
 
-  it('has at least 300 utterances over at least 8 agents, with unique ids', () => {
-    expect(items.length).toBeGreaterThanOrEqual(300);
+  it('has enough utterances (300 in the main set) over at least 8 agents, with unique ids and texts', () => {
+    expect(items.length).toBeGreaterThanOrEqual(set === 'main' ? 300 : 150);
+    expect(new Set(items.map((u) => `${u.before ?? ''}|${u.text.toLowerCase()}`)).size).toBe(items.length);
     expect(agents.size).toBeGreaterThanOrEqual(8);
     expect(new Set(items.map((u) => u.id)).size).toBe(items.length);
   });

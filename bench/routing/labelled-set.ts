@@ -6,7 +6,7 @@
  * the file and never used to tune the router. Items added later get their split when written (so
  * that each category stays at ~30 %) and keep it.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentProfile } from '../../src/a2a/agent-profile';
 
@@ -48,6 +48,26 @@ function readJson<T>(file: string): T {
   return JSON.parse(readFileSync(join(__dirname, file), 'utf8')) as T;
 }
 
+/**
+ * A labelled set: `main` is cards.json + utterances.json beside this file; any other is
+ * sets/<name>/ - its utterances, and its own cards.json or else the main set's cards. (The
+ * other sets were written later, by someone who had not seen the router, to check that what
+ * was tuned on the main set's dev split holds for other words and other cards.)
+ */
+export type LabelledSet = string;
+
+/** The sets there are: the one the router was tuned on (its dev split), and two written later. */
+export const LABELLED_SETS: readonly LabelledSet[] = ['main', 'fresh', 'second-household'];
+
+function fileOf(set: LabelledSet, file: 'cards.json' | 'utterances.json'): string {
+  if (set === 'main') return file;
+  if (!/^[a-z0-9-]+$/.test(set) || !existsSync(join(__dirname, 'sets', set, 'utterances.json'))) {
+    throw new Error(`No labelled set "${set}" (bench/routing/sets/${set}/utterances.json)`);
+  }
+  const own = join('sets', set, file);
+  return existsSync(join(__dirname, own)) ? own : file;
+}
+
 export function profileOf(card: Card): AgentProfile {
   return {
     ...card,
@@ -58,12 +78,12 @@ export function profileOf(card: Card): AgentProfile {
   };
 }
 
-export function labelledAgents(): AgentProfile[] {
-  return readJson<Card[]>('cards.json').map(profileOf);
+export function labelledAgents(set: LabelledSet = 'main'): AgentProfile[] {
+  return readJson<Card[]>(fileOf(set, 'cards.json')).map(profileOf);
 }
 
-export function utterances(): Utterance[] {
-  return readJson<Utterance[]>('utterances.json');
+export function utterances(set: LabelledSet = 'main'): Utterance[] {
+  return readJson<Utterance[]>(fileOf(set, 'utterances.json'));
 }
 
 /** Topics for the cards that pad a latency run to 50 agents: one line each, like the thin cards. */

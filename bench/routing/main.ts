@@ -7,7 +7,7 @@
  * orchestrator does (--context labelled: the first turn taken to have gone to its labelled agent).
  *
  *   npm run bench:routing [-- --split dev|holdout|all] [--embeddings on|off] [--context driven|labelled]
- *                           [--failures] [--agents 50] [--rounds 3]
+ *                           [--failures] [--agents 50] [--rounds 3] [--set main|fresh|second-household]
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,13 +32,14 @@ function options() {
       failures: { type: 'boolean', default: false },
       agents: { type: 'string', default: '50' },
       rounds: { type: 'string', default: '3' },
+      set: { type: 'string', default: 'main' },
       help: { type: 'boolean', default: false },
     },
   });
   if (values.help) {
     console.log(
       'npm run bench:routing -- [--split dev|holdout|all] [--embeddings on|off] [--context driven|labelled] ' +
-        '[--failures] [--agents 50] [--rounds 3]',
+        '[--failures] [--agents 50] [--rounds 3] [--set main|fresh|second-household]',
     );
     process.exit(0);
   }
@@ -56,6 +57,7 @@ function options() {
     failures: values.failures,
     agents,
     rounds,
+    set: values.set,
   };
 }
 
@@ -77,11 +79,11 @@ async function evaluate(
 async function main(): Promise<void> {
   const opts = options();
   const config = new AppConfig(validateEnvironment({ ROUTER_EMBEDDINGS: String(opts.embeddings) }));
-  const agents = labelledAgents();
+  const agents = labelledAgents(opts.set);
   const plan = await planner(config);
-  const all = utterances();
+  const all = utterances(opts.set);
   console.log(
-    `Routing benchmark - ${new Date().toISOString()} - ${all.length} utterances, ${agents.length} agents, ` +
+    `Routing benchmark - ${new Date().toISOString()} - set ${opts.set}: ${all.length} utterances, ${agents.length} agents, ` +
       `model ${plan.encoder.status.state}${plan.encoder.status.state === 'ready' ? ` (loaded in ${plan.encoder.status.loadMs} ms)` : ''}, ` +
       `conversations' first turns ${opts.context}`,
   );
