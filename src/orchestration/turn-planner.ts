@@ -118,9 +118,10 @@ export class TurnPlanner {
           answersPending: false,
         };
       }
-      const question = routing.outOfScope
-        ? 'None of the assistants here seems to handle that. If one of them should, tell me which.'
-        : clarifyingQuestion('that', routing.candidates, agents);
+      const question =
+        routing.outOfScope && !routing.candidates.length
+          ? 'None of the assistants here seems to handle that. If one of them should, tell me which.'
+          : clarifyingQuestion('that', routing.candidates, agents);
       return { kind: 'ask', question, candidates: routing.candidates, choice, router };
     }
 

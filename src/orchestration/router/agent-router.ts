@@ -4,6 +4,7 @@ import { AppConfig } from '../../platform/config/app-config';
 import { OrchestrationFailure } from '../orchestration-failure';
 import { DefaultRouter, Routing, RoutingRequest } from './default-router';
 import { LlmRouter } from './llm-router';
+import { withOfferedActions } from './actions';
 import { SemanticStage } from './semantic/semantic-stage';
 import { SentenceEncoder } from './semantic/sentence-encoder';
 
@@ -105,9 +106,22 @@ export class AgentRouter {
     }
   }
 
-  /** Card words, then meaning when the words do not decide and the model is loaded. */
+  /**
+   * Card words, then meaning when the words do not decide and the model is loaded; then no agent
+   * is sent an action its card does not offer (withOfferedActions).
+   */
   private async routeBuiltIn(request: RoutingRequest, agents: readonly AgentProfile[], key: unknown): Promise<Routing> {
     const router = this.builtIn(agents, key);
+    const routing = await this.byWordsAndMeaning(request, router, agents, key);
+    return withOfferedActions(router, request, routing, this.config.orchestration.confidenceThreshold);
+  }
+
+  private async byWordsAndMeaning(
+    request: RoutingRequest,
+    router: DefaultRouter,
+    agents: readonly AgentProfile[],
+    key: unknown,
+  ): Promise<Routing> {
     const byWords = router.route(request);
     if (!this.encoder.ready || this.semantic.decided(request, byWords)) return byWords;
     if (this.encoder.saturated) return { ...byWords, reasoning: `${byWords.reasoning} (the model was busy)` };

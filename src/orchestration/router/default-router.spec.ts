@@ -32,6 +32,18 @@ describe('DefaultRouter', () => {
     expect(choice.confidence).toBeGreaterThanOrEqual(0.7);
   });
 
+  it('takes no word saying how much or when as evidence of what is asked', () => {
+    const shop = new DefaultRouter([
+      agent('shop', 'Shop', 'Mugs and t-shirts', ['mug', 'cart'], ['add two mugs to my cart']),
+      ...AGENTS,
+    ]);
+    // "two" is on the shop's card, in an example: the request's words match nothing else there.
+    const tickets = shop.route({ text: 'buy two tickets for the match', multiAgent: false });
+    expect(tickets.agentId).toBe('shop');
+    expect(tickets.confidence).toBeLessThanOrEqual(0.45);
+    expect(shop.route({ text: 'add two mugs', multiAgent: false }).confidence).toBeGreaterThanOrEqual(0.7);
+  });
+
   it('routes through typos, a corrected word counting a little less than one spelt right', () => {
     expect(route('paly some jazz musik')).toMatchObject({ agentId: 'music' });
     expect(route('whats the wether tomorow')).toMatchObject({ agentId: 'weather' });

@@ -3,6 +3,7 @@ import type { AgentChoiceResult } from '../orchestration.types';
 import {
   clauses,
   GENERIC_TERMS,
+  isArgument,
   isFragment,
   refersBack,
   saysWhat,
@@ -133,6 +134,24 @@ export class DefaultRouter {
 
   get size(): number {
     return this.ids.length;
+  }
+
+  /** The hosted agents' ids, in host order. */
+  get agentIds(): readonly string[] {
+    return this.ids;
+  }
+
+  /** Whether an agent's card has any of these terms (stemmed). */
+  cardHasAny(agentId: string, wanted: ReadonlySet<string>): boolean {
+    const index = this.ids.indexOf(agentId);
+    for (const term of wanted) if (this.postings.get(term)?.some((p) => p.agent === index)) return true;
+    return false;
+  }
+
+  /** Whether the text names the agent (a term of its name or id: "put it on the *calendar*"). */
+  names(agentId: string, text: string): boolean {
+    const name = this.nameTerms[this.ids.indexOf(agentId)];
+    return name !== undefined && terms(text).some((t) => !GENERIC_TERMS.has(t) && name.has(t));
   }
 
   /**
@@ -266,7 +285,8 @@ export class DefaultRouter {
       }
     }
     const queryTerms = [...weighted.keys()];
-    const specificTerms = queryTerms.filter((t) => !GENERIC_TERMS.has(t));
+    // Generic words and those saying how much or when ("add *two* mugs") are no evidence of what is asked.
+    const specificTerms = queryTerms.filter((t) => !GENERIC_TERMS.has(t) && !isArgument(t));
     for (const [term, factor] of weighted) {
       for (const { agent, weight } of this.postings.get(term) ?? []) {
         if (scores[agent] === 0) touched.push(agent);

@@ -83,12 +83,47 @@ export function saysWhat(word: string): boolean {
   return !/\d/.test(word) && !ARGUMENT_WORDS.has(word) && !GENERIC_TERMS.has(stem(word));
 }
 
+/** A term that only says how much, how long or when ("two", "minute", "tuesday", "14th"): never what is asked. */
+export function isArgument(term: string): boolean {
+  return /\d/.test(term) || ARGUMENT_WORDS.has(term);
+}
+
 /** Words that only introduce the word after them. */
 const DETERMINERS = new Set(['the', 'a', 'an', 'some', 'my', 'your', 'our', 'more', 'of']);
 
 /** A clause of one word ("play jazz and *blues*", "and *the kitchen*"): part of a list, not an intent of its own. */
 export function isFragment(clause: string): boolean {
   return words(clause).filter((w) => !DETERMINERS.has(w)).length <= 1;
+}
+
+/**
+ * Openings of a statement rather than a request: a subject first ("*I'm* heading up to bed", "*my*
+ * toes are numb", "*the* kids have practice on Thursday"), where a request opens with its verb or
+ * its question word.
+ */
+const STATEMENT_OPENINGS = new Set([
+  'i',
+  'we',
+  'my',
+  'our',
+  'the',
+  'there',
+  'he',
+  'she',
+  'they',
+  'his',
+  'her',
+  'their',
+]);
+
+/**
+ * A clause that says how things are or points at another clause ("I'm heading up to bed", "pop
+ * *that* in"): beside a request, context for it rather than an intent of its own. Not a question.
+ */
+export function isContext(clause: string): boolean {
+  if (clause.trim().endsWith('?')) return false;
+  const [first] = words(clause);
+  return (first !== undefined && STATEMENT_OPENINGS.has(first)) || words(clause).some((w) => ANAPHORS.has(w));
 }
 
 /** Does the text refer back to something earlier in the conversation? */

@@ -86,6 +86,12 @@ export class CardVectors {
     return entry ? closest(vector, entry.vectors) : -1;
   }
 
+  /** How far `vector` stands out for an agent's card (see rank); -Infinity for an agent not prepared. */
+  standing(vector: Float32Array, agentId: string): number {
+    const entry = this.byAgent.get(agentId);
+    return entry ? (closest(vector, entry.vectors) - entry.mean) / entry.spread : -Infinity;
+  }
+
   /**
    * Agents by how much `request` stands out for each, best first: its similarity to the agent's
    * closest anchor, in standard deviations above the agent's mean similarity to everyday requests

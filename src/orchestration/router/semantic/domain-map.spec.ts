@@ -23,6 +23,7 @@ describe('DomainMap (everyday domains and the hosted agents serving them, real m
     await domains.assign(
       agents.map((a) => a.id),
       (vector, id) => cards.similarity(vector, id),
+      (vector, id) => cards.standing(vector, id),
     );
     return domains;
   }
@@ -59,6 +60,34 @@ describe('DomainMap (everyday domains and the hosted agents serving them, real m
     const travel = domains.classify(flight)!;
     expect(travel).toMatchObject({ domain: 'travel' });
     expect(travel.agentId).toBeUndefined();
+  });
+
+  it('gives a card of many skills the domains its requests stand out for, though its closest line is far from theirs', async () => {
+    const skill = (id: string, description: string, tags: string[], examples: string[]) => ({
+      id,
+      name: id,
+      description,
+      tags,
+      examples,
+    });
+    const smartHome = {
+      ...card('smart-home', 'Home Control', 'Controls the smart home: lights, switches, climate, covers and locks.'),
+      skills: [
+        skill('Lights', 'Turn lights on or off, dim them, change their colour.', ['lights', 'lamp'], ['dim the hall']),
+        skill('Climate', 'Thermostat, heating and air conditioning.', ['thermostat', 'heating'], ['turn the heat up']),
+        skill(
+          'Switches, covers and locks',
+          'Switch plugs, open or close blinds and garage doors, lock and unlock doors.',
+          ['switch', 'blinds', 'garage', 'lock', 'door'],
+          ['lock the front door', 'close the blinds'],
+        ),
+      ],
+    };
+    const domains = await mapFor([smartHome, weather, shop]);
+    expect(domains.agentFor('lighting')).toBe('smart-home');
+    expect(domains.agentFor('door-locks')).toBe('smart-home');
+    expect(domains.agentFor('openings')).toBe('smart-home');
+    expect(domains.agentFor('travel')).toBeUndefined();
   });
 
   it('follows the agent set: a domain is served once an agent for it is hosted', async () => {

@@ -9,6 +9,14 @@ const MIN_SERVING = 0.55;
  * is near groceries, but nearer shopping).
  */
 const SERVING_BAND = 0.1;
+/**
+ * Or else: the share of a domain's everyday requests that stand out most for one card, by at
+ * least VOTE_STANDING (standard deviations, CardVectors.standing), for that card to serve it - a
+ * card of many skills ("lights, climate, covers and locks") is near each of its domains by its
+ * requests, where its closest line may not be near the domain's own.
+ */
+const VOTE_SHARE = 0.5;
+const VOTE_STANDING = 1.5;
 
 /** Where a request belongs among everyday domains, and which hosted agent, if any, serves that domain. */
 export interface DomainVerdict {
@@ -40,25 +48,49 @@ export class DomainMap {
 
   /**
    * Decides which of `agentIds` serves each domain; `similarity` is a card's closest line to a
-   * vector (CardVectors.similarity). The domains are embedded on first use, in one batch.
+   * vector (CardVectors.similarity), `standing` how far a vector stands out for a card
+   * (CardVectors.standing). The domains are embedded on first use, in one batch.
    */
   async assign(
     agentIds: readonly string[],
     similarity: (vector: Float32Array, agentId: string) => number,
+    standing: (vector: Float32Array, agentId: string) => number,
   ): Promise<void> {
     const embedded = await this.embed();
     const closeness = embedded.descriptions.map((vector) => agentIds.map((id) => similarity(vector, id)));
     // The closest any domain comes to each card.
     const most = agentIds.map((_, a) => Math.max(...closeness.map((row) => row[a])));
-    this.servedBy = closeness.map((row) => {
+    this.servedBy = closeness.map((row, domain) => {
       let best = -1;
       row.forEach((value, a) => {
         if (best < 0 || value > row[best]) best = a;
       });
       if (best < 0) return undefined;
       const near = row[best] >= MIN_SERVING && row[best] >= most[best] - SERVING_BAND;
-      return near ? agentIds[best] : undefined;
+      if (near) return agentIds[best];
+      const requests = embedded.requests.filter((r) => r.domain === domain).map((r) => r.vector);
+      return this.votedFor(requests, agentIds, standing);
     });
+  }
+
+  /** The card most of these requests stand out for most (VOTE_SHARE, VOTE_STANDING), if any. */
+  private votedFor(
+    requests: Float32Array[],
+    agentIds: readonly string[],
+    standing: (vector: Float32Array, agentId: string) => number,
+  ): string | undefined {
+    const votes = new Map<string, number>();
+    for (const vector of requests) {
+      let top: string | undefined;
+      let topStanding = VOTE_STANDING;
+      for (const id of agentIds) {
+        const value = standing(vector, id);
+        if (value >= topStanding) [top, topStanding] = [id, value];
+      }
+      if (top) votes.set(top, (votes.get(top) ?? 0) + 1);
+    }
+    const [winner] = [...votes].sort((a, b) => b[1] - a[1]);
+    return winner && winner[1] >= VOTE_SHARE * requests.length ? winner[0] : undefined;
   }
 
   /** The agent serving a domain, for the agent set last assigned. */

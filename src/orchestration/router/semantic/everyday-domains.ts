@@ -51,19 +51,29 @@ export const EVERYDAY_DOMAINS: readonly EverydayDomain[] = [
     ],
   },
   {
-    id: 'openings-and-locks',
-    description: 'Opens and closes blinds, curtains, shutters, gates and the garage; locks and unlocks doors.',
+    id: 'openings',
+    description: 'Opens and closes blinds, curtains, shutters, windows, gates and the garage door.',
     requests: [
       'close the curtains',
       'open the shutters in the bedroom',
       'let the sun in',
       'block out the sun in the office',
-      'is the back door locked',
-      'lock up for the night',
-      'unlock the door for the cleaner',
       'lower the blinds halfway',
       'open the gate',
       'did I leave the garage open',
+      'crack a window in the kitchen',
+    ],
+  },
+  {
+    id: 'door-locks',
+    description: 'Locks and unlocks the doors of the house.',
+    requests: [
+      'is the back door locked',
+      'lock up for the night',
+      'unlock the door for the cleaner',
+      'did I lock the front door',
+      'let the dog walker in',
+      'make sure the house is locked',
     ],
   },
   {
@@ -300,6 +310,18 @@ export const EVERYDAY_DOMAINS: readonly EverydayDomain[] = [
     ],
   },
   {
+    id: 'tickets-and-events',
+    description: 'Tickets for concerts, matches, the theatre and the cinema, and what events are on.',
+    requests: [
+      'get two tickets for the match on saturday',
+      'are there any seats left for the show',
+      'what gigs are on this weekend',
+      'buy cinema tickets for tonight',
+      'book us into the theatre next friday',
+      'when do tickets for the festival go on sale',
+    ],
+  },
+  {
     id: 'restaurants-and-places',
     description: 'Local places: restaurants and table bookings, opening hours, nearby shops and services.',
     requests: [
@@ -350,6 +372,8 @@ export const EVERYDAY_DOMAINS: readonly EverydayDomain[] = [
       'send a whatsapp to the family group',
       'reply yes to that',
       'video call grandad',
+      'phone the garage about my car',
+      'ring the doctors surgery',
     ],
   },
   {

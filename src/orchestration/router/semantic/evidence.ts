@@ -77,6 +77,7 @@ export class Evidence {
       await this.domains.assign(
         agents.map((a) => a.id),
         (vector, id) => this.cards.similarity(vector, id),
+        (vector, id) => this.cards.standing(vector, id),
       );
       this.domainsAssigned = true;
     }

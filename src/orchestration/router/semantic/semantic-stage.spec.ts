@@ -100,6 +100,27 @@ describe('the built-in router with meaning (sentence embeddings, real model)', (
     expect((await route('pay the water bill', 'home')).outOfScope).toBe('finance');
   });
 
+  it('takes a clause that only gives context as part of the request beside it, not as a request to ask about', async () => {
+    const drive = await route('I have a long drive tomorrow, will it snow');
+    expect(drive).toMatchObject({ agentId: 'weather' });
+    expect(drive.unplaced).toBeUndefined();
+    // The agent gets the whole request, context included.
+    expect(drive.parts).toBeUndefined();
+    // A request of its own beside another is still asked about.
+    expect(await route('call mom and play some jazz')).toMatchObject({
+      agentId: 'music',
+      parts: { music: 'play some jazz' },
+      unplaced: [{ text: 'call mom', candidates: [] }],
+    });
+  });
+
+  it('sends no agent an action its card does not offer, even in a conversation', async () => {
+    const seat = await route('book me a seat on it', 'weather');
+    expect(seat).toMatchObject({ agentId: '', outOfScope: 'booking', candidates: [] });
+    expect(seat.reasoning).toMatch(/the request asks for booking, which weather's card does not offer$/);
+    expect(await route('and ring my mum', 'music')).toMatchObject({ agentId: '', outOfScope: 'calling' });
+  });
+
   it('does not let one card word beside words no card has decide without the meaning', async () => {
     const sky = await route('why is the sky blue');
     expect(sky.semantic).toBe(true);

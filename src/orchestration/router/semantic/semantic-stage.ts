@@ -1,6 +1,6 @@
 import type { AgentProfile } from '../../../a2a/agent-profile';
 import type { DefaultRouter, Routing, RoutingRequest } from '../default-router';
-import { clauses, isFragment, terms } from '../text-analysis';
+import { clauses, isContext, isFragment, terms } from '../text-analysis';
 import { Evidence, Judgement, merge, MIN_STANDING, oneWordAmongOthers } from './evidence';
 import { SentenceEncoder } from './sentence-encoder';
 
@@ -128,27 +128,43 @@ export class SemanticStage {
     return chosen(judgement);
   }
 
-  /** Each clause by its own words and meaning; undefined unless the clauses go to two agents or some stay unplaced beside one. */
+  /**
+   * Each clause by its own words and meaning; undefined unless the clauses go to two agents or
+   * some stay unplaced beside one. A clause no agent is clear for that only gives context ("I'm
+   * heading up to bed, make it dark downstairs"; "the kids have practice on Thursday, pop that
+   * in") is not asked about: it goes with the request beside it - as part of the whole request,
+   * when that is all there is.
+   */
   private routeClauses(parts: string[], judged: Judgement[]): Routing | undefined {
     const chosen = new Map<string, { text: string[]; confidence: number }>();
     const unplaced: { text: string; candidates: string[] }[] = [];
+    /** Context clauses waiting for the next placed clause (none placed before them). */
+    let context: { text: string; candidates: string[] }[] = [];
     let last: string | undefined;
     judged.forEach((judgement, i) => {
       const part = parts[i];
       // A fragment of one word ("play jazz and *blues*") belongs to the clause before it, unless
       // its word or a card says where it goes (the domain of a single word says little).
-      const agentId =
-        isFragment(part) && last && (!judgement.agentId || judgement.domainOnly) ? last : judgement.agentId;
+      let agentId = isFragment(part) && last && (!judgement.agentId || judgement.domainOnly) ? last : judgement.agentId;
+      // A clause no agent is clear for that only gives context goes with the request beside it.
+      // (Its meaning cannot tell "I'm heading up to bed" from "we're out of milk": everyday
+      // requests near either are as near. The agent gets the whole text, context included.)
+      if (!agentId && isContext(part)) {
+        if (!last) return void context.push({ text: part, candidates: judgement.candidates });
+        agentId = last;
+      }
       if (!agentId) {
         if (!isFragment(part)) unplaced.push({ text: part, candidates: judgement.candidates });
         return;
       }
       const entry = chosen.get(agentId) ?? { text: [], confidence: 1 };
-      entry.text.push(part);
+      entry.text.push(...context.map((c) => c.text), part);
+      context = [];
       if (judgement.agentId) entry.confidence = Math.min(entry.confidence, judgement.confidence);
       chosen.set(agentId, entry);
       last = agentId;
     });
+    unplaced.push(...context);
     if (chosen.size === 0 || (chosen.size < 2 && unplaced.length === 0)) return undefined;
     const [primary, ...additional] = [...chosen.keys()];
     const routed = [...chosen].map(([id, c]) => `"${c.text.join(', ')}" → ${id}`);

@@ -1,0 +1,88 @@
+import { agentCard as agent } from './agent-card.fixture';
+import { requestedAction, withOfferedActions } from './actions';
+import { DefaultRouter, Routing } from './default-router';
+
+const AGENTS = [
+  agent('commute', 'Commute', 'Live train and bus departures', ['train', 'bus', 'delays']),
+  agent('scores', 'Scores', 'Sports results and fixtures.'),
+  agent('shop', 'Shop', 'Mugs and t-shirts', ['mug', 'cart', 'checkout']),
+  agent('calendar', 'Family Calendar', 'Appointments and events', ['calendar', 'appointment']),
+];
+const index = new DefaultRouter(AGENTS);
+const routed = (agentId: string, extra: Partial<Routing> = {}): Routing => ({
+  agentId,
+  reasoning: 'by words',
+  confidence: 0.9,
+  candidates: [agentId],
+  ...extra,
+});
+
+describe('actions a card must offer', () => {
+  it.each([
+    ['book a train ticket to Glasgow', 'booking'],
+    ['could you please reserve a table', 'booking'],
+    ["I'd like to pay for my stuff now", 'buying'],
+    ['and order me a pizza while you are at it', 'buying'],
+    ['bet a tenner on Liverpool to win', 'betting'],
+    ['call the plumber', 'calling'],
+    ['ring my mum on her mobile', 'calling'],
+    ['send a text to Jess', 'messaging'],
+    ['email my boss', 'messaging'],
+  ])('reads "%s" as asking for %s', (text, action) => {
+    expect(requestedAction(text)).toBe(action);
+  });
+
+  it.each([
+    'when is the next train',
+    'play the new album',
+    'send the robot vacuum home',
+    'what is the order of the planets',
+  ])('reads "%s" as asking for none', (text) => expect(requestedAction(text)).toBeUndefined());
+
+  it('takes an action off an agent whose card does not offer it, naming those that do', () => {
+    const request = { text: 'book a train ticket to Glasgow', multiAgent: true };
+    const routing = withOfferedActions(index, request, routed('commute'), 0.7);
+    expect(routing).toMatchObject({ agentId: '', confidence: 0, candidates: [], outOfScope: 'booking' });
+    expect(routing.reasoning).toBe("by words; but the request asks for booking, which commute's card does not offer");
+    const buying = withOfferedActions(
+      index,
+      { text: 'buy tickets for the game', multiAgent: true },
+      routed('scores'),
+      0.7,
+    );
+    expect(buying).toMatchObject({ agentId: '', candidates: ['shop'], outOfScope: 'buying' });
+  });
+
+  it('leaves an agent that offers the action, or that the request names, and requests asking for none', () => {
+    const buy = { text: 'buy the blue mug', multiAgent: true };
+    expect(withOfferedActions(index, buy, routed('shop'), 0.7)).toEqual(routed('shop'));
+    const named = { text: 'book the plumber into the calendar', multiAgent: true };
+    expect(withOfferedActions(index, named, routed('calendar'), 0.7)).toEqual(routed('calendar'));
+    const plain = { text: 'when is the next train', multiAgent: true };
+    expect(withOfferedActions(index, plain, routed('commute'), 0.7)).toEqual(routed('commute'));
+  });
+
+  it("checks the conversation's agent when no other is sure: it would take the request", () => {
+    const request = { text: 'book me a seat on it', previousAgentId: 'commute', multiAgent: true };
+    const undecided = routed('scores', { confidence: 0.3 });
+    expect(withOfferedActions(index, request, undecided, 0.7)).toMatchObject({ agentId: '', outOfScope: 'booking' });
+  });
+
+  it('asks about the part of a split request whose agent does not offer its action, and runs the rest', () => {
+    const request = { text: 'when is the next train and bet a tenner on Liverpool', multiAgent: true };
+    const split = routed('commute', {
+      additionalAgents: ['scores'],
+      candidates: ['commute', 'scores'],
+      parts: { commute: 'when is the next train', scores: 'bet a tenner on Liverpool' },
+    });
+    const routing = withOfferedActions(index, request, split, 0.7);
+    expect(routing).toMatchObject({
+      agentId: 'commute',
+      candidates: ['commute'],
+      parts: { commute: 'when is the next train' },
+      unplaced: [{ text: 'bet a tenner on Liverpool', candidates: [] }],
+    });
+    expect(routing.additionalAgents).toBeUndefined();
+    expect(routing.outOfScope).toBeUndefined();
+  });
+});
