@@ -170,7 +170,11 @@ export class DefaultRouter {
   route(request: RoutingRequest): Routing {
     const whole = this.rank(request.text);
     const followUp = request.previousAgentId && this.ids.includes(request.previousAgentId);
-    if (followUp && refersBack(request.text) && !whole.strong) {
+    // What refers back stays with the conversation unless a word of another card's name, tags
+    // or skills says otherwise - and a word the conversation's card has too ("make *them* blue"
+    // after the lamp, against a shop of blue mugs) does not.
+    const previousIndex = followUp ? this.ids.indexOf(request.previousAgentId!) : -1;
+    if (followUp && refersBack(request.text) && (!whole.strong || whole.scores[previousIndex] > 0)) {
       return {
         agentId: request.previousAgentId!,
         reasoning: 'The request refers back to the conversation and names no agent: its previous agent continues.',

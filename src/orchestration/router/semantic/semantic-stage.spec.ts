@@ -100,6 +100,33 @@ describe('the built-in router with meaning (sentence embeddings, real model)', (
     expect((await route('pay the water bill', 'home')).outOfScope).toBe('finance');
   });
 
+  it('leaves a conversation for a question that refers to nothing in it and stands far out for another card', async () => {
+    const cards = [
+      card(
+        'lamp',
+        'Lamp',
+        'Turns the living room lamp on and off and changes its colour',
+        ['lamp', 'light'],
+        ['make the lamp blue'],
+      ),
+      card(
+        'weather',
+        'Weather',
+        "Today's weather and the forecast for the coming days: temperature, rain, wind.",
+        ['weather', 'forecast', 'rain', 'temperature'],
+        ["what's the weather like tomorrow", 'will it rain this afternoon'],
+      ),
+      card('music', 'Music', 'Plays songs, artists and playlists', ['music', 'song', 'playlist'], ['play some jazz']),
+      card('shop', 'Shop', 'Buy mugs and t-shirts', ['mug', 'blue', 'cart', 'order']),
+    ];
+    const inConversation = async (text: string, previousAgentId: string) =>
+      (await router.route({ text, previousAgentId, multiAgent: true }, cards, 2)).routing;
+    // The "it" of the weather is no reference to the song playing.
+    expect(await inConversation('is it cold out?', 'music')).toMatchObject({ agentId: 'weather', semantic: true });
+    // A word the conversation's card has too does not take a reference away from it.
+    expect(await inConversation('now make it blue', 'lamp')).toMatchObject({ agentId: 'lamp', refersBack: true });
+  });
+
   it('takes a clause that only gives context as part of the request beside it, not as a request to ask about', async () => {
     const drive = await route('I have a long drive tomorrow, will it snow');
     expect(drive).toMatchObject({ agentId: 'weather' });

@@ -13,6 +13,8 @@ const FOLLOW_UP_WORDS = 3;
  */
 const CLEARLY_ELSEWHERE = 0.9;
 const FOLLOW_UP_DOMAIN_MIN = 0.7;
+/** …or, instead of the domain, standing out this far (σ) for the other agent's card ("is *it* cold out" after a song). */
+const CLEARLY_ON_CARD = 2;
 
 /**
  * The second stage of the built-in router: when the card words do not decide a request (no
@@ -104,9 +106,9 @@ export class SemanticStage {
       const elsewhere =
         judgement.agentId !== undefined &&
         judgement.agentId !== previous &&
-        judgement.agentId === judgement.domainAgent &&
-        judgement.domainSimilarity >= FOLLOW_UP_DOMAIN_MIN &&
-        judgement.confidence >= CLEARLY_ELSEWHERE;
+        judgement.confidence >= CLEARLY_ELSEWHERE &&
+        ((judgement.agentId === judgement.domainAgent && judgement.domainSimilarity >= FOLLOW_UP_DOMAIN_MIN) ||
+          (judgement.standing.get(judgement.agentId) ?? 0) >= CLEARLY_ON_CARD);
       return elsewhere ? chosen(judgement) : stays;
     }
     if (split) {
