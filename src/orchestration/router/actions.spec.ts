@@ -7,6 +7,7 @@ const AGENTS = [
   agent('scores', 'Scores', 'Sports results and fixtures.'),
   agent('shop', 'Shop', 'Mugs and t-shirts', ['mug', 'cart', 'checkout']),
   agent('calendar', 'Family Calendar', 'Appointments and events', ['calendar', 'appointment']),
+  agent('list', 'Shopping List', 'Keeps the household grocery list.'),
 ];
 const index = new DefaultRouter(AGENTS);
 const routed = (agentId: string, extra: Partial<Routing> = {}): Routing => ({
@@ -51,6 +52,9 @@ describe('actions a card must offer', () => {
       0.7,
     );
     expect(buying).toMatchObject({ agentId: '', candidates: ['shop'], outOfScope: 'buying' });
+    // A shopping list keeps groceries; it does not buy them.
+    const pizza = withOfferedActions(index, { text: 'order us a pizza', multiAgent: true }, routed('list'), 0.7);
+    expect(pizza).toMatchObject({ agentId: '', candidates: ['shop'], outOfScope: 'buying' });
   });
 
   it('leaves an agent that offers the action, or that the request names, and requests asking for none', () => {

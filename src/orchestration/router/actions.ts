@@ -24,7 +24,7 @@ const VERBS: Record<Action, readonly string[]> = {
  * shopping *list* keeps groceries, it does not buy them.
  */
 const OFFERS: Record<Action, readonly string[]> = {
-  buying: [...VERBS.buying, 'payment', 'checkout', 'cart', 'basket', 'shop', 'store', 'sell', 'price', 'subscription'],
+  buying: [...VERBS.buying, 'payment', 'checkout', 'cart', 'basket', 'sell', 'price', 'subscription'],
   booking: [...VERBS.booking, 'booking', 'reservation', 'ticket'],
   betting: [...VERBS.betting, 'betting', 'odds', 'bookmaker'],
   calling: [...VERBS.calling, 'contact', 'telephone', 'voip'],
