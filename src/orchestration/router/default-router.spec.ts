@@ -163,7 +163,7 @@ describe('text analysis', () => {
   });
 
   it('tells a fragment of a list from a clause, and what refers back', () => {
-    expect(['blues', 'some blues', 'the kitchen'].map(isFragment)).toEqual([true, true, true]);
+    expect(['blues', 'some blues', 'the kitchen', 'any ideas?'].map(isFragment)).toEqual([true, true, true, true]);
     expect(["it's freezing in here", 'tell me the headlines'].map(isFragment)).toEqual([false, false]);
     expect(['turn it off', 'what about tomorrow', 'and the kitchen?'].map(refersBack)).toEqual([true, true, true]);
     expect(refersBack('play some jazz')).toBe(false);

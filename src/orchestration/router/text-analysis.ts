@@ -89,7 +89,7 @@ export function isArgument(term: string): boolean {
 }
 
 /** Words that only introduce the word after them. */
-const DETERMINERS = new Set(['the', 'a', 'an', 'some', 'my', 'your', 'our', 'more', 'of']);
+const DETERMINERS = new Set(['the', 'a', 'an', 'some', 'any', 'my', 'your', 'our', 'more', 'of']);
 
 /** A clause of one word ("play jazz and *blues*", "and *the kitchen*"): part of a list, not an intent of its own. */
 export function isFragment(clause: string): boolean {
