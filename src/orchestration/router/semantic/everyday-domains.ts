@@ -145,6 +145,7 @@ export const EVERYDAY_DOMAINS: readonly EverydayDomain[] = [
       'can we have a barbecue on sunday or will it rain',
       'will there be frost overnight',
       'is it snowing in the mountains',
+      'how cold is it outside right now',
     ],
   },
   {
@@ -166,6 +167,7 @@ export const EVERYDAY_DOMAINS: readonly EverydayDomain[] = [
       'what is this song',
       'shuffle my favourites',
       'put the radio on',
+      'change the song',
     ],
   },
   {
@@ -424,6 +426,8 @@ export const EVERYDAY_DOMAINS: readonly EverydayDomain[] = [
       'what is the fastest animal',
       'how hot is the sun',
       'who was albert einstein',
+      'who wrote the lord of the rings',
+      'what do giraffes eat',
     ],
   },
   {
