@@ -17,6 +17,8 @@ const SERVING_BAND = 0.1;
  */
 const VOTE_SHARE = 0.5;
 const VOTE_STANDING = 1.5;
+/** …and never fewer requests than this: two of a small domain's four say little. */
+const MIN_VOTES = 3;
 
 /** Where a request belongs among everyday domains, and which hosted agent, if any, serves that domain. */
 export interface DomainVerdict {
@@ -90,7 +92,7 @@ export class DomainMap {
       if (top) votes.set(top, (votes.get(top) ?? 0) + 1);
     }
     const [winner] = [...votes].sort((a, b) => b[1] - a[1]);
-    return winner && winner[1] >= VOTE_SHARE * requests.length ? winner[0] : undefined;
+    return winner && winner[1] >= Math.max(MIN_VOTES, VOTE_SHARE * requests.length) ? winner[0] : undefined;
   }
 
   /** The agent serving a domain, for the agent set last assigned. */
