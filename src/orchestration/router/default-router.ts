@@ -3,7 +3,7 @@ import type { AgentChoiceResult } from '../orchestration.types';
 import {
   clauses,
   GENERIC_TERMS,
-  isArgument,
+  isQuantity,
   isFragment,
   refersBack,
   saysWhat,
@@ -289,8 +289,8 @@ export class DefaultRouter {
       }
     }
     const queryTerms = [...weighted.keys()];
-    // Generic words and those saying how much or when ("add *two* mugs") are no evidence of what is asked.
-    const specificTerms = queryTerms.filter((t) => !GENERIC_TERMS.has(t) && !isArgument(t));
+    // Generic words and those saying how many ("add *two* mugs") are no evidence of what is asked.
+    const specificTerms = queryTerms.filter((t) => !GENERIC_TERMS.has(t) && !isQuantity(t));
     for (const [term, factor] of weighted) {
       for (const { agent, weight } of this.postings.get(term) ?? []) {
         if (scores[agent] === 0) touched.push(agent);

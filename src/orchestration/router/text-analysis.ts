@@ -83,9 +83,12 @@ export function saysWhat(word: string): boolean {
   return !/\d/.test(word) && !ARGUMENT_WORDS.has(word) && !GENERIC_TERMS.has(stem(word));
 }
 
-/** A term that only says how much, how long or when ("two", "minute", "tuesday", "14th"): never what is asked. */
-export function isArgument(term: string): boolean {
-  return /\d/.test(term) || ARGUMENT_WORDS.has(term);
+/**
+ * A term that only says how many ("two", "15", "half"): no evidence of what is asked. (Days and
+ * units of time are: a calendar's or a timer's card has them for a reason.)
+ */
+export function isQuantity(term: string): boolean {
+  return /^\d+$/.test(term) || QUANTITY_WORDS.has(term);
 }
 
 /** Words that only introduce the word after them. */
@@ -141,6 +144,12 @@ export function userUtterance(text: string): string {
   for (let match = marker.exec(text); match; match = marker.exec(text)) start = match.index + match[0].length;
   return (start >= 0 ? text.slice(start) : text).trim();
 }
+
+const QUANTITY_WORDS = new Set(
+  'one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty sixty ninety hundred half quarter'.split(
+    ' ',
+  ),
+);
 
 /** Words that say how much, how long or when - never what to do. */
 const ARGUMENT_WORDS = new Set(
