@@ -16,6 +16,8 @@ export interface TaskStateRow {
   at: Date;
   /** ProtoJSON of the task, when it has finished. */
   finalTask?: unknown;
+  /** `finalTask` as JSON text, when the writer has it already (its record holds the same text). */
+  finalTaskText?: string;
 }
 
 export interface TaskPageQuery {
@@ -181,8 +183,8 @@ const UNSTORABLE_ESCAPE = /\\u(?:0000|d[89a-f])/i;
  * which an agent's output may have: such a task is archived as its JSON text inside a one-member
  * object (which jsonb takes, the escapes being plain characters there), so nothing is lost.
  */
-function archiveText(task: unknown): string {
-  const text = JSON.stringify(task);
+function archiveText(task: unknown, known?: string): string {
+  const text = known ?? JSON.stringify(task);
   return UNSTORABLE_ESCAPE.test(text) ? JSON.stringify({ [ARCHIVED_AS_TEXT]: text }) : text;
 }
 
@@ -197,7 +199,7 @@ function rowsJson(rows: QueuedRow[]): string {
     (r) =>
       `{"a":${text(r.agentId)},"o":${text(r.owner)},"t":${text(r.taskId)},"c":${text(r.contextId)},` +
       `"s":${text(r.state)},"ca":"${r.createdAt.toISOString()}","ua":"${r.at.toISOString()}",` +
-      `"f":${r.finalTask === undefined ? 'null' : archiveText(r.finalTask)}}`,
+      `"f":${r.finalTask === undefined ? 'null' : archiveText(r.finalTask, r.finalTaskText)}}`,
   );
   return `[${objects.join(',')}]`;
 }

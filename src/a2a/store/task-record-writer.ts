@@ -6,7 +6,7 @@ import { KeyValueStore, StoredValue } from '../../platform/kv/key-value-store';
 import { A2aTaskRepository } from './a2a-task.repository';
 import { LiveTask } from './live-tasks';
 import { isTerminal, mergeTasks } from './task-merge';
-import { indexRowOf, TaskPersistenceRecord, UNINDEXED_TASKS } from './task-record';
+import { indexRowOf, recordText, TaskPersistenceRecord, UNINDEXED_TASKS } from './task-record';
 
 const MAX_WRITE_ATTEMPTS = 16;
 /** Backoff between attempts: grows with each lost race, with jitter so racing writers spread out. */
@@ -88,19 +88,22 @@ export class TaskRecordWriter {
       const task = entry.task!;
       entry.dirty = false;
       const json = Task.toJSON(task);
-      const record: TaskPersistenceRecord = {
-        taskId: task.id,
-        agentId: this.agentId,
-        owner,
-        task: json,
-        context: entry.context ?? null,
-        expiresAtUtc: new Date(Date.now() + this.ttlMs).toISOString(),
-      };
+      const taskText = JSON.stringify(json);
+      const record = recordText(
+        {
+          taskId: task.id,
+          agentId: this.agentId,
+          owner,
+          context: entry.context ?? null,
+          expiresAtUtc: new Date(Date.now() + this.ttlMs).toISOString(),
+        },
+        taskText,
+      );
       const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
       // Its Postgres row is owed when the task is new, changes state or finishes.
       const indexed = entry.written !== state || isTerminal(state);
       const at = Date.now();
-      const written = await this.kv.compareAndSet(key, entry.etag, JSON.stringify(record), {
+      const written = await this.kv.compareAndSet(key, entry.etag, record, {
         ttlMs: this.ttlMs,
         flag: indexed ? { set: UNINDEXED_TASKS, at } : undefined,
       });
@@ -108,7 +111,7 @@ export class TaskRecordWriter {
         entry.etag = written.etag;
         entry.written = state;
         // The write flagged the row as owed: it follows a few milliseconds behind.
-        if (indexed) await this.tasks.recordState(indexRowOf(this.agentId, owner, task, json, at));
+        if (indexed) await this.tasks.recordState(indexRowOf(this.agentId, owner, task, json, at, taskText));
         return;
       }
       // Another writer got there first (or the record is gone): merge with what it wrote.

@@ -28,9 +28,20 @@ export function taskRecordKey(agentId: string, owner: string, taskId: string): s
  */
 export const UNINDEXED_TASKS = 'a2a:tasks:unindexed';
 
-/** The Postgres row of a task as written at `at` (`json`: the task as written, kept whole once it is final). */
-export function indexRowOf(agentId: string, owner: string, task: Task, json: unknown, at: number): TaskStateRow {
+/**
+ * The Postgres row of a task as written at `at` (`json`: the task as written, kept whole once it
+ * is final; `text`: the same as JSON text, when the caller has it).
+ */
+export function indexRowOf(
+  agentId: string,
+  owner: string,
+  task: Task,
+  json: unknown,
+  at: number,
+  text?: string,
+): TaskStateRow {
   const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
+  const final = isTerminal(state);
   return {
     agentId,
     owner,
@@ -38,6 +49,20 @@ export function indexRowOf(agentId: string, owner: string, task: Task, json: unk
     contextId: task.contextId,
     state: taskStateToJSON(state),
     at: new Date(at),
-    finalTask: isTerminal(state) ? json : undefined,
+    finalTask: final ? json : undefined,
+    finalTaskText: final ? text : undefined,
   };
+}
+
+/**
+ * A record's JSON text, as JSON.stringify writes the record, with the task's JSON text spliced in
+ * as it is: the writer keeps that text for the task's archive row, so the task is turned to text
+ * once per write, not twice.
+ */
+export function recordText(record: Omit<TaskPersistenceRecord, 'task'>, taskText: string): string {
+  const { taskId, agentId, owner, context, expiresAtUtc } = record;
+  return (
+    `{"taskId":${JSON.stringify(taskId)},"agentId":${JSON.stringify(agentId)},"owner":${JSON.stringify(owner)},` +
+    `"task":${taskText},"context":${JSON.stringify(context ?? null)},"expiresAtUtc":${JSON.stringify(expiresAtUtc)}}`
+  );
 }
