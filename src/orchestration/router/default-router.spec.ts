@@ -32,6 +32,17 @@ describe('DefaultRouter', () => {
     expect(choice.confidence).toBeGreaterThanOrEqual(0.7);
   });
 
+  it('names in a question only agents whose cards have a word of the request that is not generic', () => {
+    const routing = router.route({ text: 'did the Lakers pull it off last night', multiAgent: false });
+    // "off" is on the lights' card ("Turns lights on and off"), and generic: not worth naming.
+    expect(routing.confidence).toBeLessThan(0.7);
+    expect(routing.candidates).toEqual([]);
+    expect(router.route({ text: 'is the forecast lamp on', multiAgent: false }).candidates.sort()).toEqual([
+      'lights',
+      'weather',
+    ]);
+  });
+
   it('takes no word saying how much or when as evidence of what is asked', () => {
     const shop = new DefaultRouter([
       agent('shop', 'Shop', 'Mugs and t-shirts', ['mug', 'cart'], ['add two mugs to my cart']),

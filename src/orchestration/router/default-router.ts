@@ -74,6 +74,8 @@ interface Ranking {
   other: number;
   /** A specific term of the request is in the best agent's name ("put it on the *calendar*"). */
   named: boolean;
+  /** The request's terms that are evidence of what is asked (not generic, not a quantity). */
+  specific: string[];
 }
 
 /**
@@ -187,7 +189,7 @@ export class DefaultRouter {
       const split = this.routeClauses(request.text);
       if (split) return split;
     }
-    const candidates = whole.order.slice(0, MAX_CANDIDATES).map((i) => this.ids[i]);
+    const candidates = this.worthNaming(whole);
     if (!whole.order.length) {
       // Nobody to name: the question asks the user to say it another way instead.
       return {
@@ -241,7 +243,7 @@ export class DefaultRouter {
       else if (isFragment(part)) agent = last;
       if (!agent) {
         if (!isFragment(part)) {
-          unplaced.push({ text: part, candidates: ranking.order.slice(0, MAX_CANDIDATES).map((i) => this.ids[i]) });
+          unplaced.push({ text: part, candidates: this.worthNaming(ranking) });
         }
         continue;
       }
@@ -265,6 +267,17 @@ export class DefaultRouter {
       parts: Object.fromEntries([...chosen].map(([id, c]) => [id, c.text.join(' and ')])),
       unplaced: unplaced.length ? unplaced : undefined,
     };
+  }
+
+  /**
+   * The agents worth naming in a question, best first: those whose cards have a word of the
+   * request that is not generic ("did the Lakers pull it *off*" names no light switch).
+   */
+  private worthNaming(ranking: Ranking): string[] {
+    return ranking.order
+      .filter((agent) => ranking.specific.some((t) => this.postings.get(t)?.some((p) => p.agent === agent)))
+      .slice(0, MAX_CANDIDATES)
+      .map((i) => this.ids[i]);
   }
 
   private rank(text: string): Ranking {
@@ -299,7 +312,7 @@ export class DefaultRouter {
     }
     const order = touched.sort((a, b) => scores[b] - scores[a] || a - b);
     if (!order.length)
-      return { order, scores, confidence: 0, strong: false, matched: 0, other: what.size, named: false };
+      return { order, scores, confidence: 0, strong: false, matched: 0, other: what.size, named: false, specific: [] };
     const best = scores[order[0]];
     const second = order.length > 1 ? scores[order[1]] : 0;
     const margin = (best - second) / best;
@@ -312,7 +325,7 @@ export class DefaultRouter {
     const strong = matched > 0 && specificTerms.some((t) => this.strongTerms[top].has(t));
     const named = specificTerms.some((t) => this.nameTerms[top].has(t));
     const other = [...what].filter((t) => !onCard(t)).length;
-    return { order, scores, confidence, strong, matched, other, named };
+    return { order, scores, confidence, strong, matched, other, named, specific: specificTerms };
   }
 }
 
