@@ -115,4 +115,29 @@ describe('routing by meaning (e2e)', () => {
     expect(cold.body.text).toBe('What temperature would you like?');
     expect(thermostat.requests.length).toBeGreaterThan(heard);
   });
+
+  it("sends no agent, not even the conversation's, an action its card does not offer", async () => {
+    const say = (text: string, conversationId: string | null) =>
+      t
+        .http()
+        .post('/api/conversation')
+        .set('X-Api-Key', TEST_ADMIN_KEY)
+        .send({ text, context: { conversationId }, promptOverride: null })
+        .expect(200);
+    const first = await say('play some jazz', null);
+    const conversationId = first.body.conversationId as string;
+    const heard = music.requests.length;
+    const since = new Date().toISOString();
+    const tickets = await say('and book me two seats at their next concert', conversationId);
+    expect(tickets.body).toMatchObject({
+      text: 'None of the assistants here seems to handle that. If one of them should, tell me which.',
+      type: 'question',
+    });
+    expect(music.requests.length).toBe(heard);
+    const log = await internal('/internal/orchestration/routing-log').query({ since }).expect(200);
+    expect(log.body.items[0]).toMatchObject({
+      outcome: 'clarification',
+      reasoning: expect.stringMatching(/the request asks for booking, which music's card does not offer$/),
+    });
+  });
 });
