@@ -43,7 +43,7 @@ describe('DefaultRouter', () => {
     ]);
   });
 
-  it('takes no word saying how much or when as evidence of what is asked', () => {
+  it('takes no word saying how many as evidence of what is asked', () => {
     const shop = new DefaultRouter([
       agent('shop', 'Shop', 'Mugs and t-shirts', ['mug', 'cart'], ['add two mugs to my cart']),
       ...AGENTS,

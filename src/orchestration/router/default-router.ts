@@ -146,8 +146,13 @@ export class DefaultRouter {
   /** Whether an agent's card has any of these terms (stemmed). */
   cardHasAny(agentId: string, wanted: ReadonlySet<string>): boolean {
     const index = this.ids.indexOf(agentId);
-    for (const term of wanted) if (this.postings.get(term)?.some((p) => p.agent === index)) return true;
+    for (const term of wanted) if (this.onCard(index, term)) return true;
     return false;
+  }
+
+  /** Whether the card of the agent at `index` has the term. */
+  private onCard(index: number, term: string): boolean {
+    return this.postings.get(term)?.some((p) => p.agent === index) ?? false;
   }
 
   /** Whether the text names the agent (a term of its name or id: "put it on the *calendar*"). */
@@ -275,7 +280,7 @@ export class DefaultRouter {
    */
   private worthNaming(ranking: Ranking): string[] {
     return ranking.order
-      .filter((agent) => ranking.specific.some((t) => this.postings.get(t)?.some((p) => p.agent === agent)))
+      .filter((agent) => ranking.specific.some((t) => this.onCard(agent, t)))
       .slice(0, MAX_CANDIDATES)
       .map((i) => this.ids[i]);
   }
@@ -319,7 +324,7 @@ export class DefaultRouter {
     let confidence = (1 - Math.exp(-best / EVIDENCE_SCALE)) * (0.5 + 0.5 * margin);
     const top = order[0];
     // Evidence from generic words alone does not decide, nor outweigh a conversation.
-    const onCard = (term: string) => this.postings.get(term)?.some((p) => p.agent === top) ?? false;
+    const onCard = (term: string) => this.onCard(top, term);
     const matched = specificTerms.filter(onCard).length;
     if (!matched) confidence = Math.min(confidence, GENERIC_ONLY_CEILING);
     const strong = matched > 0 && specificTerms.some((t) => this.strongTerms[top].has(t));
