@@ -145,21 +145,23 @@ export function userUtterance(text: string): string {
   return (start >= 0 ? text.slice(start) : text).trim();
 }
 
+/** Words that say how many. */
 const QUANTITY_WORDS = new Set(
-  'one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty sixty ninety hundred half quarter'.split(
-    ' ',
-  ),
+  (
+    'one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty sixty ' +
+    'ninety hundred half quarter'
+  ).split(' '),
 );
 
 /** Words that say how much, how long or when - never what to do. */
-const ARGUMENT_WORDS = new Set(
-  (
-    'one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty sixty ' +
-    'ninety hundred half quarter sec secs second seconds min mins minute minutes hr hrs hour hours day days ' +
-    'week weeks month months year years am pm oclock noon midnight today tonight tomorrow morning afternoon ' +
-    'evening night monday tuesday wednesday thursday friday saturday sunday'
-  ).split(/\s+/),
-);
+const ARGUMENT_WORDS = new Set([
+  ...QUANTITY_WORDS,
+  ...(
+    'sec secs second seconds min mins minute minutes hr hrs hour hours day days week weeks month months ' +
+    'year years am pm oclock noon midnight today tonight tomorrow morning afternoon evening night monday ' +
+    'tuesday wednesday thursday friday saturday sunday'
+  ).split(' '),
+]);
 
 /** A clause that only says how much, how long or when ("40 minutes", "5:45", "at 3 pm"): no intent of its own. */
 function argumentOnly(clause: string): boolean {
