@@ -80,7 +80,7 @@ export class AgentHost {
   }
 
   /**
-   * Hands an HTTP request to an agent's endpoints: `url` is the path within
+   * Hands an HTTP request to an agent's endpoints (its express Router): `url` is the path within
    * the agent (`/v1`, `/json/...`), `baseUrl` where the client sent it (/api/agents/{id}, or another
    * route serving an agent's endpoint). Unknown agents are NOT_FOUND; a path it does not serve too.
    */
@@ -88,7 +88,7 @@ export class AgentHost {
     const agent = this.require(id);
     req.baseUrl = baseUrl;
     req.url = url;
-    agent.endpoints(req, res, (error?: unknown) => {
+    agent.router(req, res, (error?: unknown) => {
       if (error && error !== 'router') return next(error);
       if (!res.headersSent) next(new DomainError(ErrorCode.NOT_FOUND, `Cannot ${req.method} ${req.originalUrl}`));
     });

@@ -1,7 +1,7 @@
 import { A2ARequestHandler, AgentExecutor, DefaultRequestHandler } from '@a2a-js/sdk/server';
 import { jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import { Injectable } from '@nestjs/common';
-import type { Request, RequestHandler } from 'express';
+import { Router, type Request } from 'express';
 import { requestPrincipal } from '../../platform/auth/principal-holder';
 import { AppConfig } from '../../platform/config/app-config';
 import { AgentCardFactory } from '../card/agent-card.factory';
@@ -12,7 +12,6 @@ import { AgentPush } from '../push/agent-push';
 import { KvTaskStore } from '../store/kv-task.store';
 import { TaskStores } from '../store/task-stores';
 import { A2aUser } from './a2a-user';
-import { agentEndpoints } from './agent-endpoints';
 import { CancelRelay } from './cancel-relay';
 import { contextFor } from './call-context';
 import type { A2aTransport } from './call-state';
@@ -24,7 +23,7 @@ import { AgentDefinition, HostedAgent } from './hosted-agent';
 /**
  * Wires an agent to the official SDK: its DefaultRequestHandler (card, executor, task store,
  * event buses, push store and sender) behind the hub's guard, and its HTTP endpoints - the SDK's
- * JSON-RPC and HTTP+JSON express handlers, each behind its preflight, mounted at `/v1` and `/json` - with
+ * JSON-RPC and HTTP+JSON express handlers, each behind its preflight, in an express Router - with
  * v0.3 compatibility on: requests without an A2A-Version header are served as v0.3. An agent
  * whose executor is done when it returns (settledOnReturn) has the blocking sends that start a
  * task answered by DirectSend, beside the SDK's handler, on the same task store, buses and push sender.
@@ -66,7 +65,7 @@ export class HostedAgentFactory {
       direct,
     );
     const handler = definition.wrapHandler ? definition.wrapHandler(guarded) : guarded;
-    return new HostedAgent(profile, handler, this.endpointsOf(profile.id, handler), executor);
+    return new HostedAgent(profile, handler, this.router(profile.id, handler), executor);
   }
 
   /** Forgets what was wired for an agent that is no longer hosted. */
@@ -75,7 +74,7 @@ export class HostedAgentFactory {
     this.push.forget(agentId);
   }
 
-  private endpointsOf(agentId: string, handler: A2ARequestHandler): RequestHandler {
+  private router(agentId: string, handler: A2ARequestHandler): Router {
     const options = (transport: A2aTransport) => ({
       requestHandler: handler,
       userBuilder: this.principalUser,
@@ -83,10 +82,10 @@ export class HostedAgentFactory {
       legacyCompat: { enabled: true },
     });
     const body = jsonBody(this.config.http.maxBodyBytes, this.config.http.json);
-    return agentEndpoints(
-      [jsonRpcPreflight(body), jsonRpcHandler(options('jsonrpc'))],
-      [restPreflight(body), restHandler(options('rest'))],
-    );
+    const router = Router();
+    router.use('/v1', jsonRpcPreflight(body), jsonRpcHandler(options('jsonrpc')));
+    router.use('/json', restPreflight(body), restHandler(options('rest')));
+    return router;
   }
 }
 

@@ -1,5 +1,5 @@
 import type { A2ARequestHandler, AgentExecutor } from '@a2a-js/sdk/server';
-import type { RequestHandler } from 'express';
+import type { Router } from 'express';
 import type { AgentProfile } from '../agent-profile';
 
 export interface AgentDefinition {
@@ -21,7 +21,7 @@ export class HostedAgent {
     readonly profile: AgentProfile,
     readonly handler: A2ARequestHandler,
     /** Its HTTP endpoints, mounted as express mounts them: JSON-RPC at `/v1`, HTTP+JSON under `/json`. */
-    readonly endpoints: RequestHandler,
+    readonly router: Router,
     /** The agent's own code: the orchestrator runs it directly (AgentRunner). */
     readonly executor: AgentExecutor,
   ) {}
