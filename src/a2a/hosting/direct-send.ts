@@ -10,8 +10,11 @@ import {
   ServerCallContext,
   TaskStore,
 } from '@a2a-js/sdk/server';
+import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { CollectingBus, executionFailure } from './collecting-bus';
+
+const logger = new Logger('A2A');
 
 /** States after which the SDK keeps a task's event bus open, for the turn that continues it and for cancels. */
 const INTERRUPTED: ReadonlySet<TaskState | undefined> = new Set([
@@ -132,7 +135,7 @@ export class DirectSend {
     const task = current && { ...current };
     const response: StreamResponse = { payload: streamPayload(event, task) };
     this.push.send(response, context, task).catch((error: unknown) => {
-      console.error(`Failed to send push notification:`, error);
+      logger.warn(`Failed to send a push notification: ${(error as Error)?.message ?? String(error)}`);
     });
   }
 }
