@@ -247,7 +247,7 @@ export class EnvironmentVariables {
   @Max(600_000)
   OUTBOUND_TIMEOUT_MS = 10_000;
 
-  /** Largest answer the hub reads whole from a call it makes (a remote agent's reply, a webhook's); larger ones fail. */
+  /** Largest answer the hub reads whole from a call it makes (a remote agent's reply, a task tree's HTTP step); larger ones fail. */
   @EnvInt()
   @IsInt()
   @Min(1_024)

@@ -531,6 +531,20 @@ describe('OutboundHttp', () => {
     expect(await (await http.fetch(`${url}/fine`)).json()).toEqual({ ok: true });
   });
 
+  it('answers a status without reading the body: no size limit applies (statusOf, for webhooks)', async () => {
+    const { url } = await serve((req, res) => {
+      res.writeHead(202, { 'content-type': 'text/plain' });
+      const more = (): void => void (res.write('a'.repeat(16_384)) ? setImmediate(more) : res.once('drain', more));
+      more();
+      req.socket.once('close', () => res.destroy());
+    });
+    const http = client();
+    await expect(http.statusOf(`${url}/hook`, { method: 'POST', body: '{}' })).resolves.toBe(202);
+    await expect(http.statusOf('http://169.254.169.254/', { method: 'POST' })).rejects.toMatchObject({
+      code: ErrorCode.VALIDATION_FAILED,
+    });
+  });
+
   it('reports a body that is not JSON clearly', async () => {
     const { url } = await serve((req, res) => {
       res.writeHead(req.url === '/missing' ? 404 : 200, { 'content-type': 'text/html' });

@@ -69,6 +69,41 @@ export class OutboundHttp {
     this.fetch = (input, init) => this.request(input, init, policy.timeoutMs, policy.maxAnswerBytes);
   }
 
+  /**
+   * Sends a request and answers its status, the body dropped unread (a webhook's reply): it is
+   * not read into memory, so no size limit applies. Redirects are not followed (a 3xx is the
+   * status); `timeoutMs` bounds connecting and the response headers. Failures are as `fetch`'s.
+   */
+  async statusOf(
+    url: string,
+    init: { method: string; headers?: Record<string, string>; body?: string },
+  ): Promise<number> {
+    const target = this.checkTarget(url);
+    const deadline = new AbortController();
+    const timeoutMs = this.policy.timeoutMs;
+    const timer = setTimeout(() => deadline.abort(timeoutError(target.origin, timeoutMs)), timeoutMs);
+    try {
+      const answer = await answerOf(
+        this.agent,
+        {
+          origin: target.origin,
+          path: `${target.pathname}${target.search}`,
+          method: init.method as Dispatcher.HttpMethod,
+          headers: withDefaultHeaders(init.headers, init.body),
+          body: init.body ?? null,
+          signal: deadline.signal,
+        },
+        undefined,
+      );
+      discard(answer);
+      return answer.statusCode;
+    } catch (error) {
+      throw toOutboundError(error, target.origin);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** GETs a JSON document (an agent card), refusing bodies larger than `maxResponseBytes`. */
   async getJson(url: string | URL, options: GetJsonOptions = {}): Promise<JsonResponse> {
     const timeoutMs = options.timeoutMs ?? this.policy.timeoutMs;

@@ -10,7 +10,7 @@ export interface OutboundPolicy {
   timeoutMs: number;
   /** Largest body `OutboundHttp.getJson` reads. */
   maxResponseBytes: number;
-  /** Largest body `OutboundHttp.fetch` reads into memory (a remote agent's answer, a webhook's reply). */
+  /** Largest body `OutboundHttp.fetch` reads into memory (a remote agent's answer, a task tree's HTTP step). */
   maxAnswerBytes: number;
 }
 

@@ -28,11 +28,10 @@ export async function deliverWebhook(
   for (;;) {
     attempts++;
     try {
-      const response = await http.fetch(url, { ...init, redirect: 'manual' });
-      await response.body?.cancel();
-      httpStatus = response.status;
-      error = response.ok ? null : `HTTP ${response.status}`;
-      if (response.ok || !retryable(response.status)) break;
+      httpStatus = await http.statusOf(url, init);
+      const ok = httpStatus >= 200 && httpStatus < 300;
+      error = ok ? null : `HTTP ${httpStatus}`;
+      if (ok || !retryable(httpStatus)) break;
     } catch (failure) {
       httpStatus = null;
       error = outboundFailureReason(failure);
