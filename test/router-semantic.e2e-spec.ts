@@ -25,6 +25,14 @@ describe('routing by meaning (e2e)', () => {
   });
 
   const internal = (path: string) => t.http().get(path).set('X-Api-Key', TEST_ADMIN_KEY);
+  /** One turn of a conversation (a new one when `conversationId` is null). */
+  const say = (text: string, conversationId: string | null) =>
+    t
+      .http()
+      .post('/api/conversation')
+      .set('X-Api-Key', TEST_ADMIN_KEY)
+      .send({ text, context: { conversationId }, promptOverride: null })
+      .expect(200);
 
   it('loads the model at boot, says so in health, and routes a paraphrase to the agent it means', async () => {
     let health = (await internal('/internal/orchestration/health').expect(200)).body;
@@ -73,13 +81,6 @@ describe('routing by meaning (e2e)', () => {
     });
   });
   it('leaves a conversation for a topic it cannot take up, and asks about what no hosted agent does', async () => {
-    const say = (text: string, conversationId: string | null) =>
-      t
-        .http()
-        .post('/api/conversation')
-        .set('X-Api-Key', TEST_ADMIN_KEY)
-        .send({ text, context: { conversationId }, promptOverride: null })
-        .expect(200);
     const first = await say('play some jazz', null);
     expect(first.body.text).toMatch(/jazz/i);
     const conversationId = first.body.conversationId as string;
@@ -117,13 +118,6 @@ describe('routing by meaning (e2e)', () => {
   });
 
   it("sends no agent, not even the conversation's, an action its card does not offer", async () => {
-    const say = (text: string, conversationId: string | null) =>
-      t
-        .http()
-        .post('/api/conversation')
-        .set('X-Api-Key', TEST_ADMIN_KEY)
-        .send({ text, context: { conversationId }, promptOverride: null })
-        .expect(200);
     const first = await say('play some jazz', null);
     const conversationId = first.body.conversationId as string;
     const heard = music.requests.length;
