@@ -1,76 +1,21 @@
 import { Message, Role, TaskState } from '@a2a-js/sdk';
-import { AgentEvent, AgentExecutionEvent, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
+import { AgentEvent, AgentExecutionEvent, DefaultExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import { randomUUID } from 'node:crypto';
 
-type EventListener = (event: AgentExecutionEvent) => void;
-type FinishedListener = () => void;
-
 /**
- * An execution's event bus that keeps what the executor publishes, in order, for DirectSend to
- * hand to the SDK's ResultManager once the executor has returned. Listeners are called as on the
- * SDK's bus; nothing else listens.
+ * An execution's event bus - the SDK's own - that also keeps what the executor publishes, in
+ * order, for DirectSend to hand to the SDK's ResultManager once the executor has returned.
  */
-export class CollectingBus implements ExecutionEventBus {
+export class CollectingBus extends DefaultExecutionEventBus {
   readonly events: AgentExecutionEvent[] = [];
-  /** The task's state as the last event that set one left it (the SDK's bus keeps this too). */
+  /** The task's state as the last event that set one left it. */
   lastState: TaskState | undefined;
-  private readonly eventListeners: { listener: EventListener; once: boolean }[] = [];
-  private readonly finishedListeners: { listener: FinishedListener; once: boolean }[] = [];
 
-  publish(event: AgentExecutionEvent): void {
+  override publish(event: AgentExecutionEvent): void {
     this.events.push(event);
     if (event.kind === 'task' || event.kind === 'statusUpdate')
       this.lastState = event.data.status?.state ?? this.lastState;
-    for (const entry of [...this.eventListeners]) {
-      if (entry.once) this.remove(this.eventListeners, entry.listener);
-      entry.listener(event);
-    }
-  }
-
-  finished(): void {
-    for (const entry of [...this.finishedListeners]) {
-      if (entry.once) this.remove(this.finishedListeners, entry.listener);
-      entry.listener();
-    }
-  }
-
-  on(eventName: 'event', listener: EventListener): this;
-  on(eventName: 'finished', listener: FinishedListener): this;
-  on(eventName: 'event' | 'finished', listener: EventListener | FinishedListener): this {
-    this.listeners(eventName).push({ listener: listener as EventListener & FinishedListener, once: false });
-    return this;
-  }
-
-  once(eventName: 'event', listener: EventListener): this;
-  once(eventName: 'finished', listener: FinishedListener): this;
-  once(eventName: 'event' | 'finished', listener: EventListener | FinishedListener): this {
-    this.listeners(eventName).push({ listener: listener as EventListener & FinishedListener, once: true });
-    return this;
-  }
-
-  off(eventName: 'event', listener: EventListener): this;
-  off(eventName: 'finished', listener: FinishedListener): this;
-  off(eventName: 'event' | 'finished', listener: EventListener | FinishedListener): this {
-    this.remove(this.listeners(eventName), listener);
-    return this;
-  }
-
-  removeAllListeners(eventName?: 'event' | 'finished'): this {
-    if (eventName !== 'finished') this.eventListeners.length = 0;
-    if (eventName !== 'event') this.finishedListeners.length = 0;
-    return this;
-  }
-
-  private listeners(eventName: 'event' | 'finished'): { listener: EventListener & FinishedListener; once: boolean }[] {
-    return (eventName === 'event' ? this.eventListeners : this.finishedListeners) as {
-      listener: EventListener & FinishedListener;
-      once: boolean;
-    }[];
-  }
-
-  private remove(entries: { listener: unknown }[], listener: unknown): void {
-    const index = entries.findIndex((entry) => entry.listener === listener);
-    if (index !== -1) entries.splice(index, 1);
+    super.publish(event);
   }
 }
 
