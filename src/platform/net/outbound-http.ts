@@ -79,10 +79,7 @@ export class OutboundHttp {
     init: { method: string; headers?: Record<string, string>; body?: string },
   ): Promise<number> {
     const target = this.checkTarget(url);
-    const deadline = new AbortController();
-    const timeoutMs = this.policy.timeoutMs;
-    const timer = setTimeout(() => deadline.abort(timeoutError(target.origin, timeoutMs)), timeoutMs);
-    try {
+    return this.withDeadline(target.origin, this.policy.timeoutMs, undefined, async (signal) => {
       const answer = await answerOf(
         this.agent,
         {
@@ -91,17 +88,13 @@ export class OutboundHttp {
           method: init.method as Dispatcher.HttpMethod,
           headers: withDefaultHeaders(init.headers, init.body),
           body: init.body ?? null,
-          signal: deadline.signal,
+          signal,
         },
         undefined,
       );
       discard(answer);
       return answer.statusCode;
-    } catch (error) {
-      throw toOutboundError(error, target.origin);
-    } finally {
-      clearTimeout(timer);
-    }
+    });
   }
 
   /** GETs a JSON document (an agent card), refusing bodies larger than `maxResponseBytes`. */
@@ -109,13 +102,10 @@ export class OutboundHttp {
     const timeoutMs = options.timeoutMs ?? this.policy.timeoutMs;
     const maxBytes = options.maxResponseBytes ?? this.policy.maxResponseBytes;
     const target = this.checkTarget(typeof url === 'string' ? url : url.href);
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(timeoutError(target.origin, timeoutMs)), timeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
     const headers = new Headers({ ...options.headers, ...options.credentials });
     if (!headers.has('accept')) headers.set('accept', 'application/json');
     const redirect = options.credentials && Object.keys(options.credentials).length ? 'manual' : 'follow';
-    try {
+    return this.withDeadline(target.origin, timeoutMs, options.signal, async (signal) => {
       const response = await this.request(target.href, { headers, signal, redirect }, undefined, undefined);
       const text = await readText(response, maxBytes, target.origin);
       return {
@@ -124,11 +114,7 @@ export class OutboundHttp {
         body: parseJson(text, response, target.origin),
         headers: response.headers,
       };
-    } catch (error) {
-      throw toOutboundError(error, target.origin);
-    } finally {
-      clearTimeout(timer);
-    }
+    });
   }
 
   /** Closes every pooled connection and aborts requests in flight (streams included). */
@@ -148,22 +134,36 @@ export class OutboundHttp {
   ): Promise<Response> {
     const { url, init: requestInit } = splitInput(input, init);
     const target = this.checkTarget(url);
+    const headers = withDefaultHeaders(requestInit.headers, requestInit.body);
+    return this.withDeadline(target.origin, timeoutMs, requestInit.signal, (signal) =>
+      dispatchable(target, requestInit)
+        ? this.dispatch(target, requestInit, headers, signal, maxBufferedBytes)
+        : // undici's own fetch, not the global one: Node's bundled undici is another copy, and mixing
+          // a dispatcher from one copy with fetch from another is unsupported.
+          undiciFetch(target.href, { ...requestInit, headers, signal, dispatcher: this.agent }),
+    );
+  }
+
+  /**
+   * Runs `call` with a signal that aborts at `timeoutMs` (when given) or with the caller's, and
+   * turns what it throws into DomainErrors (toOutboundError).
+   */
+  private async withDeadline<T>(
+    origin: string,
+    timeoutMs: number | undefined,
+    callerSignal: AbortSignal | null | undefined,
+    call: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
     const deadline = new AbortController();
     const timer =
       timeoutMs === undefined
         ? undefined
-        : setTimeout(() => deadline.abort(timeoutError(target.origin, timeoutMs)), timeoutMs);
-    const signal = requestInit.signal ? AbortSignal.any([requestInit.signal, deadline.signal]) : deadline.signal;
-    const headers = withDefaultHeaders(requestInit.headers, requestInit.body);
+        : setTimeout(() => deadline.abort(timeoutError(origin, timeoutMs)), timeoutMs);
+    const signal = callerSignal ? AbortSignal.any([callerSignal, deadline.signal]) : deadline.signal;
     try {
-      if (dispatchable(target, requestInit)) {
-        return await this.dispatch(target, requestInit, headers, signal, maxBufferedBytes);
-      }
-      // undici's own fetch, not the global one: Node's bundled undici is another copy, and mixing a
-      // dispatcher from one copy with fetch from another is unsupported.
-      return await undiciFetch(target.href, { ...requestInit, headers, signal, dispatcher: this.agent });
+      return await call(signal);
     } catch (error) {
-      throw toOutboundError(error, target.origin);
+      throw toOutboundError(error, origin);
     } finally {
       clearTimeout(timer);
     }
