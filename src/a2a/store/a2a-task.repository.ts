@@ -3,6 +3,7 @@ import { Brackets, DataSource, Repository } from 'typeorm';
 import { WriteBehindQueue } from '../../platform/database/write-behind-queue';
 import { WriteBehindQueues } from '../../platform/database/write-behind-queues';
 import { deletedCount, Retention } from '../../platform/database/retention';
+import { wellFormed } from '../../platform/database/json-rows';
 import { KeyValueStore } from '../../platform/kv/key-value-store';
 import { A2aTaskEntity } from './entities/a2a-task.entity';
 import { taskRecordKey, UNINDEXED_TASKS } from './task-record';
@@ -173,8 +174,6 @@ export class A2aTaskRepository {
 
 /** A member no task has: the task it holds, as JSON text, is what was archived. */
 const ARCHIVED_AS_TEXT = '$switchboard_json';
-/** An unpaired surrogate in a string (which UTF-8 cannot encode). */
-const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 /** An escaped NUL or surrogate in JSON.stringify's output (it escapes only unpaired surrogates). */
 const UNSTORABLE_ESCAPE = /\\u(?:0000|d[89a-f])/i;
 
@@ -194,7 +193,7 @@ function archiveText(task: unknown, known?: string): string {
  * unpaired surrogate becomes U+FFFD rather than an escape the server refuses.
  */
 function rowsJson(rows: QueuedRow[]): string {
-  const text = (value: string) => JSON.stringify(value.replace(UNPAIRED_SURROGATE, '\ufffd'));
+  const text = (value: string) => JSON.stringify(wellFormed(value));
   const objects = rows.map(
     (r) =>
       `{"a":${text(r.agentId)},"o":${text(r.owner)},"t":${text(r.taskId)},"c":${text(r.contextId)},` +

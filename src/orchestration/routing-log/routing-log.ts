@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, Repository } from 'typeorm';
+import { jsonRows } from '../../platform/database/json-rows';
 import { WriteBehindQueue } from '../../platform/database/write-behind-queue';
 import { deleteBatch, Retention } from '../../platform/database/retention';
 import { WriteBehindQueues } from '../../platform/database/write-behind-queues';
@@ -37,7 +38,7 @@ export class RoutingLog {
     });
     this.queue = queues.create<RoutingDecisionEntity>({
       name: 'routing_log',
-      write: async (rows) => void (await this.decisions.insert(rows)),
+      write: (rows) => this.insert(rows),
     });
   }
 
@@ -59,6 +60,20 @@ export class RoutingLog {
     return this.queue
       .add(row)
       .catch((error: Error) => this.logger.warn(`Could not record a routing decision: ${error.message}`));
+  }
+
+  /** One statement for the batch, its rows in one JSON parameter (see jsonRows). */
+  private async insert(rows: RoutingDecisionEntity[]): Promise<void> {
+    await this.decisions.query(
+      `INSERT INTO routing_decisions (id, created_at, owner, context_id, task_id, request_text, agents, confidence,
+                                      reasoning, candidates, answer_text, router, duration_ms, outcome, error_code)
+       SELECT "id", "createdAt", "owner", "contextId", "taskId", "requestText", "agents", "confidence",
+              "reasoning", "candidates", "answerText", "router", "durationMs", "outcome", "errorCode"
+       FROM json_to_recordset($1::json) AS r("id" uuid, "createdAt" timestamptz, "owner" text, "contextId" text,
+         "taskId" text, "requestText" text, "agents" jsonb, "confidence" real, "reasoning" text, "candidates" jsonb,
+         "answerText" text, "router" text, "durationMs" int, "outcome" text, "errorCode" text)`,
+      [jsonRows(rows)],
+    );
   }
 
   /**
