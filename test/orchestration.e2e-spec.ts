@@ -1,6 +1,8 @@
+import { DefaultRequestHandler } from '@a2a-js/sdk/server';
 import express from 'express';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { AGENT_ID_STATE_KEY } from '../src/a2a/hosting/call-context';
 import { RoutingLog } from '../src/orchestration/routing-log/routing-log';
 import { KeyValueStore } from '../src/platform/kv/key-value-store';
 import { RemoteAgent, startLightsAgent, startMusicAgent, startThermostatAgent } from './support/remote-agents';
@@ -262,6 +264,32 @@ describe('orchestrator (e2e)', () => {
       status: { state: 'completed' },
       metadata: { agents_used: ['thermostat'], task_state: 'completed' },
     });
+  });
+
+  it('answers a blocking turn that starts a task beside the SDK’s handler; its question is stored, and the turn naming it goes through the SDK', async () => {
+    const sdkSend = jest.spyOn(DefaultRequestHandler.prototype, 'sendMessage');
+    // The test's remote agents are SDK servers in this process too: only the hub's own handlers count.
+    const hubSdkSends = () =>
+      sdkSend.mock.calls.filter(([, ctx]) => ctx.state.get(AGENT_ID_STATE_KEY) === 'orchestrator');
+    const rpc = (body: object) =>
+      t.http().post('/api/agents/orchestrator/v1').set('X-Api-Key', TEST_ADMIN_KEY).send(body).expect(200);
+    try {
+      const contextId = randomUUID();
+      const asked = await send('set the thermostat', contextId);
+      expect(hubSdkSends()).toHaveLength(0);
+      const taskId: string = asked.body.result.id;
+      const stored = await rpc({ jsonrpc: '2.0', id: 2, method: 'tasks/get', params: { id: taskId } });
+      expect(stored.body.result).toMatchObject({ id: taskId, contextId, status: { state: 'input-required' } });
+      expect(JSON.stringify(stored.body.result.history[0])).toContain('set the thermostat');
+
+      const body = homeAssistantBody('21 degrees please', contextId);
+      const answered = await rpc({ ...body, params: { message: { ...body.params.message, taskId } } });
+      expect(hubSdkSends()).toHaveLength(1);
+      expect(answered.body.result).toMatchObject({ kind: 'task', id: taskId, status: { state: 'completed' } });
+      expect(spokenText(answered.body.result)).toBe('Thermostat set to 21 degrees');
+    } finally {
+      sdkSend.mockRestore();
+    }
   });
 
   it('answers AGENT_TIMEOUT with the other agents’ answers when one misses its deadline, and cancels it', async () => {

@@ -51,6 +51,8 @@ export class OrchestrationModule implements OnModuleInit, OnApplicationBootstrap
         this.config,
         this.metrics,
       ),
+      // Every turn publishes its answer (and ends) before execute returns; its agents run within it.
+      settledOnReturn: true,
       wrapHandler: withOrchestrationErrors,
     });
   }

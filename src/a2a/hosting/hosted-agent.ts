@@ -7,8 +7,9 @@ export interface AgentDefinition {
   executor: AgentExecutor;
   /**
    * The executor has published all its events by the time `execute` returns, and nothing can
-   * reach its task meanwhile (a remote agent that does not stream to the hub): a blocking send
-   * that starts a task is then answered without the SDK's event machinery (DirectSend).
+   * reach its task meanwhile (a remote agent that does not stream to the hub; the orchestrator,
+   * whose agents run within its turn): a blocking send that starts a task is then answered
+   * without the SDK's event machinery (DirectSend).
    */
   settledOnReturn?: boolean;
   /** Wraps the agent's request handler (after the hub's own guard), e.g. to turn results into errors. */
