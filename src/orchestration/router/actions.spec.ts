@@ -66,6 +66,16 @@ describe('actions a card must offer', () => {
     expect(withOfferedActions(index, plain, routed('commute'), 0.7)).toEqual(routed('commute'));
   });
 
+  it("takes an agent as named by its name only, not by the words of its id ('trains' is a topic)", () => {
+    const rail = new DefaultRouter([agent('trains', 'Rail Departures', 'Live departures and delays', ['departures'])]);
+    expect(rail.names('trains', 'book a train ticket to Leeds')).toBe(false);
+    expect(rail.names('trains', 'ask Rail Departures about Leeds')).toBe(true);
+    const book = { text: 'book a train ticket to Leeds', multiAgent: true };
+    expect(withOfferedActions(rail, book, routed('trains'), 0.7)).toMatchObject({ agentId: '', outOfScope: 'booking' });
+    const named = { text: 'book it through Rail Departures', multiAgent: true };
+    expect(withOfferedActions(rail, named, routed('trains'), 0.7)).toEqual(routed('trains'));
+  });
+
   it("checks the conversation's agent when no other is sure: it would take the request", () => {
     const request = { text: 'book me a seat on it', previousAgentId: 'commute', multiAgent: true };
     const undecided = routed('scores', { confidence: 0.3 });

@@ -145,6 +145,14 @@ describe('DefaultRouter', () => {
     expect(route('put the picnic in the weather')).toMatchObject({ agentId: 'weather', namesAgent: true });
   });
 
+  it("takes a word of an agent's id as evidence of its topic, not as naming it", () => {
+    const rail = new DefaultRouter([...AGENTS, agent('trains', 'Rail Departures', 'Live departures and delays')]);
+    const train = rail.route({ text: 'is my train late', multiAgent: false });
+    expect(train).toMatchObject({ agentId: 'trains', evidenceTerms: 1 });
+    expect(train.namesAgent).toBeUndefined();
+    expect(rail.route({ text: 'ask rail departures', multiAgent: false }).namesAgent).toBe(true);
+  });
+
   it('grows its index with the agents, not its work per decision beyond the postings touched', () => {
     const many = Array.from({ length: 1000 }, (_, i) =>
       agent(`agent-${i}`, `Agent ${i}`, `Handles topic${i}`, [`topic${i}`]),

@@ -92,7 +92,10 @@ export class DefaultRouter {
   private readonly ids: string[];
   private readonly postings = new Map<string, { agent: number; weight: number }[]>();
   private readonly strongTerms: Set<string>[];
-  /** The terms of each agent's name and id. */
+  /**
+   * The terms of each agent's name - not of its id: an id is written for machines, and its words
+   * are the topic's ("trains" is not named by "book a *train* ticket").
+   */
   private readonly nameTerms: Set<string>[];
   private readonly typos: TypoCorrector;
   /** A word the cards spell each term with ("weath" → "weather"), to write a corrected request out. */
@@ -101,7 +104,7 @@ export class DefaultRouter {
   constructor(agents: readonly AgentProfile[]) {
     this.ids = agents.map((a) => a.id);
     this.strongTerms = agents.map(() => new Set<string>());
-    this.nameTerms = agents.map((agent) => new Set(terms(nameOf(agent))));
+    this.nameTerms = agents.map((agent) => new Set(terms(agent.name)));
     agents.forEach((agent, index) => {
       const weights = new Map<string, number>();
       const add = (text: string, weight: number, strong: boolean) => {
@@ -155,7 +158,7 @@ export class DefaultRouter {
     return this.postings.get(term)?.some((p) => p.agent === index) ?? false;
   }
 
-  /** Whether the text names the agent (a term of its name or id: "put it on the *calendar*"). */
+  /** Whether the text names the agent (a term of its name, not its id: "put it on the *calendar*"). */
   names(agentId: string, text: string): boolean {
     const name = this.nameTerms[this.ids.indexOf(agentId)];
     return name !== undefined && terms(text).some((t) => !GENERIC_TERMS.has(t) && name.has(t));
@@ -334,7 +337,7 @@ export class DefaultRouter {
   }
 }
 
-/** An agent's name and id as words: what naming it looks like. */
+/** An agent's name and id as words: both are evidence of what it does. */
 function nameOf(agent: AgentProfile): string {
   return `${agent.name} ${agent.id.replace(/-/g, ' ')}`;
 }
