@@ -7,7 +7,7 @@
  * orchestrator does (--context labelled: the first turn taken to have gone to its labelled agent).
  *
  *   npm run bench:routing [-- --split dev|holdout|all] [--embeddings on|off] [--context driven|labelled]
- *                           [--failures] [--agents 50] [--rounds 3] [--set main|fresh|second-household]
+ *                           [--failures [--why]] [--agents 50] [--rounds 3] [--set main|fresh|second-household]
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,6 +30,7 @@ function options() {
       embeddings: { type: 'string', default: 'on' },
       context: { type: 'string', default: 'driven' },
       failures: { type: 'boolean', default: false },
+      why: { type: 'boolean', default: false },
       agents: { type: 'string', default: '50' },
       rounds: { type: 'string', default: '3' },
       set: { type: 'string', default: 'main' },
@@ -39,7 +40,7 @@ function options() {
   if (values.help) {
     console.log(
       'npm run bench:routing -- [--split dev|holdout|all] [--embeddings on|off] [--context driven|labelled] ' +
-        '[--failures] [--agents 50] [--rounds 3] [--set main|fresh|second-household]',
+        '[--failures [--why]] [--agents 50] [--rounds 3] [--set main|fresh|second-household]',
     );
     process.exit(0);
   }
@@ -54,7 +55,8 @@ function options() {
     splits: (values.split === 'all' ? ['dev', 'holdout'] : [values.split]) as Split[],
     embeddings: values.embeddings === 'on',
     context: values.context as ContextMode,
-    failures: values.failures,
+    failures: values.failures || values.why,
+    why: values.why,
     agents,
     rounds,
     set: values.set,
@@ -99,6 +101,10 @@ async function main(): Promise<void> {
           `  ✗ [${o.item.category}] ${conversation(o)}"${o.item.text}" → ` +
             `${o.asked ? 'asked' : o.agents.join('+')}${o.question ? ' + question' : ''}, want ${o.item.expect.join('+') || 'a question'}`,
         );
+        if (opts.why) {
+          if (o.firstReasoning !== undefined) console.log(`      first turn: ${o.firstReasoning}`);
+          console.log(`      why: ${o.reasoning}`);
+        }
       }
     }
   }

@@ -32,6 +32,9 @@ export interface RoutingOutcome {
   semantic: boolean;
   /** In a conversation: whether its first turn ran exactly the labelled previous agent. */
   firstTurnAsLabelled?: boolean;
+  /** Why the turn was planned as it was (the router's reasoning), and for a conversation why its first turn was. */
+  reasoning: string;
+  firstReasoning?: string;
   ms: number;
 }
 
@@ -78,6 +81,7 @@ export async function routeUtterance(
 ): Promise<RoutingOutcome> {
   let context: OrchestrationContext = empty(`bench-${item.id}`);
   let firstTurnAsLabelled: boolean | undefined;
+  let firstReasoning: string | undefined;
   if (item.before !== undefined && item.previous !== undefined) {
     // The conversation so far: the user's previous turn, remembered as the orchestrator does.
     const said = userUtterance(item.before);
@@ -86,6 +90,7 @@ export async function routeUtterance(
         ? await turns.plan(said, item.before, context, agents)
         : labelledRun(item.previous, item.before);
     firstTurnAsLabelled = first.kind === 'run' && !first.question && ran(first).join() === item.previous;
+    firstReasoning = first.choice.reasoning;
     context = contextAfter(context, said, item.before, first, agents, turns.maxHistory);
   }
   const said = userUtterance(item.text);
@@ -106,6 +111,8 @@ export async function routeUtterance(
     wrongAgent: run.some((id) => !expected.includes(id)),
     semantic: plan.choice.evidence === 'semantic',
     firstTurnAsLabelled,
+    reasoning: plan.choice.reasoning,
+    firstReasoning,
     ms,
   };
 }
