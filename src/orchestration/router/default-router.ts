@@ -1,17 +1,7 @@
 import type { AgentProfile } from '../../a2a/agent-profile';
 import type { AgentChoiceResult } from '../orchestration.types';
-import {
-  clauses,
-  GENERIC_TERMS,
-  isQuantity,
-  isFragment,
-  refersBack,
-  saysWhat,
-  stem,
-  terms,
-  termsOfWords,
-  words,
-} from './text-analysis';
+import { ClauseVerdict, routeClauses } from './clause-routing';
+import { GENERIC_TERMS, isQuantity, refersBack, saysWhat, stem, terms, termsOfWords, words } from './text-analysis';
 import { TypoCorrector } from './typos';
 
 /** How much a term counts by where it appears on a card: names and tags say what an agent is for. */
@@ -194,7 +184,7 @@ export class DefaultRouter {
       };
     }
     if (request.multiAgent) {
-      const split = this.routeClauses(request.text);
+      const split = routeClauses(request.text, (clause) => this.byOwnWords(clause));
       if (split) return split;
     }
     const candidates = this.worthNaming(whole);
@@ -225,59 +215,6 @@ export class DefaultRouter {
   }
 
   /**
-   * Routes each clause on its own evidence. A clause that does not decide on its own joins an
-   * agent the request already goes to if that agent is its best match ("find me a blue mug and
-   * *add two to my cart*"), and a fragment of one word the clause before it ("play jazz and
-   * *blues*"); any other is left unplaced, to be asked about, rather than handed to a neighbour
-   * that cannot do it. Answers when clauses go to two or more agents, or to one with others
-   * left unplaced.
-   */
-  private routeClauses(text: string): Routing | undefined {
-    const parts = clauses(text);
-    if (parts.length < 2) return undefined;
-    const ranked = parts.map((part) => {
-      const ranking = this.rank(part);
-      const top = ranking.order[0];
-      const own = top !== undefined && (ranking.strong || ranking.confidence >= 0.5);
-      return { part, ranking, best: top === undefined ? undefined : this.ids[top], own };
-    });
-    const deciding = new Set(ranked.filter((r) => r.own).map((r) => r.best!));
-    const chosen = new Map<string, { text: string[]; confidence: number }>();
-    const unplaced: { text: string; candidates: string[] }[] = [];
-    let last: string | undefined;
-    for (const { part, ranking, best, own } of ranked) {
-      let agent: string | undefined;
-      if (own || (best && deciding.has(best))) agent = best;
-      else if (isFragment(part)) agent = last;
-      if (!agent) {
-        if (!isFragment(part)) {
-          unplaced.push({ text: part, candidates: this.worthNaming(ranking) });
-        }
-        continue;
-      }
-      const entry = chosen.get(agent) ?? { text: [], confidence: 1 };
-      entry.text.push(part);
-      if (own) entry.confidence = Math.min(entry.confidence, ranking.confidence);
-      chosen.set(agent, entry);
-      last = agent;
-    }
-    if (chosen.size === 0 || (chosen.size < 2 && unplaced.length === 0)) return undefined;
-    const [primary, ...additional] = [...chosen.keys()];
-    const confidence = Math.min(...[...chosen.values()].map((c) => c.confidence));
-    const routed = [...chosen].map(([id, c]) => `"${c.text.join(', ')}" → ${id}`);
-    const asked = unplaced.map((u) => `"${u.text}" → ?`);
-    return {
-      agentId: primary,
-      additionalAgents: additional.length ? additional : undefined,
-      reasoning: `The request has ${chosen.size + unplaced.length} intents: ${[...routed, ...asked].join('; ')}`,
-      confidence: round(confidence),
-      candidates: [...chosen.keys()],
-      parts: Object.fromEntries([...chosen].map(([id, c]) => [id, c.text.join(' and ')])),
-      unplaced: unplaced.length ? unplaced : undefined,
-    };
-  }
-
-  /**
    * The agents worth naming in a question, best first: those whose cards have a word of the
    * request that is not generic ("did the Lakers pull it *off*" names no light switch).
    */
@@ -286,6 +223,18 @@ export class DefaultRouter {
       .filter((agent) => ranking.specific.some((t) => this.onCard(agent, t)))
       .slice(0, MAX_CANDIDATES)
       .map((i) => this.ids[i]);
+  }
+
+  /** A clause by its own card words: its best agent, and whether they decide it (a strong word, or confidence ≥ 0.5). */
+  private byOwnWords(clause: string): ClauseVerdict {
+    const ranking = this.rank(clause);
+    const top = ranking.order[0];
+    return {
+      best: top === undefined ? undefined : this.ids[top],
+      own: top !== undefined && (ranking.strong || ranking.confidence >= 0.5),
+      confidence: ranking.confidence,
+      candidates: () => this.worthNaming(ranking),
+    };
   }
 
   private rank(text: string): Ranking {

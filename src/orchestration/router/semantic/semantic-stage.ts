@@ -1,4 +1,5 @@
 import type { AgentProfile } from '../../../a2a/agent-profile';
+import { splitRouting } from '../clause-routing';
 import type { DefaultRouter, Routing, RoutingRequest } from '../default-router';
 import { clauses, isContext, isFragment, terms } from '../text-analysis';
 import { Evidence, Judgement, merge, MIN_STANDING, oneWordAmongOthers } from './evidence';
@@ -167,20 +168,7 @@ export class SemanticStage {
       last = agentId;
     });
     unplaced.push(...context);
-    if (chosen.size === 0 || (chosen.size < 2 && unplaced.length === 0)) return undefined;
-    const [primary, ...additional] = [...chosen.keys()];
-    const routed = [...chosen].map(([id, c]) => `"${c.text.join(', ')}" → ${id}`);
-    const asked = unplaced.map((u) => `"${u.text}" → ?`);
-    return {
-      agentId: primary,
-      additionalAgents: additional.length ? additional : undefined,
-      reasoning: `The request has ${chosen.size + unplaced.length} intents, by their words and meaning: ${[...routed, ...asked].join('; ')}`,
-      confidence: round(Math.min(...[...chosen.values()].map((c) => c.confidence))),
-      candidates: [...chosen.keys()],
-      parts: Object.fromEntries([...chosen].map(([id, c]) => [id, c.text.join(' and ')])),
-      unplaced: unplaced.length ? unplaced : undefined,
-      semantic: true,
-    };
+    return splitRouting(chosen, unplaced, true);
   }
 }
 
