@@ -145,6 +145,17 @@ describe('DefaultRouter', () => {
     expect(route('put the picnic in the weather')).toMatchObject({ agentId: 'weather', namesAgent: true });
   });
 
+  it('counts no word saying which one ("my *first* appointment") as a sign that another card is meant', () => {
+    const calendar = new DefaultRouter([
+      ...AGENTS,
+      agent('calendar', 'Family Calendar', 'The shared calendar', ['calendar', 'appointment']),
+    ]);
+    const first = calendar.route({ text: 'what time is my first appointment tomorrow', multiAgent: false });
+    expect(first).toMatchObject({ agentId: 'calendar', evidenceTerms: 1, otherTerms: 0 });
+    const dentist = calendar.route({ text: 'what time is my dentist appointment', multiAgent: false });
+    expect(dentist).toMatchObject({ agentId: 'calendar', evidenceTerms: 1, otherTerms: 1 });
+  });
+
   it("takes a word of an agent's id as evidence of its topic, not as naming it", () => {
     const rail = new DefaultRouter([...AGENTS, agent('trains', 'Rail Departures', 'Live departures and delays')]);
     const train = rail.route({ text: 'is my train late', multiAgent: false });

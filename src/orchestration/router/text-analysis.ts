@@ -78,10 +78,17 @@ export function termsOfWords(text: string): { word: string; term: string }[] {
     .filter(({ term }) => !STOPWORDS.has(term));
 }
 
-/** Does a word say what is asked - not how much, how long or when, nor a generic verb? */
+/** Does a word say what is asked - not how much, how long, when or which one, nor a generic verb? */
 export function saysWhat(word: string): boolean {
-  return !/\d/.test(word) && !ARGUMENT_WORDS.has(word) && !GENERIC_TERMS.has(stem(word));
+  return !/\d/.test(word) && !ARGUMENT_WORDS.has(word) && !ORDER_WORDS.has(word) && !GENERIC_TERMS.has(stem(word));
 }
+
+/**
+ * Words that say which one of several ("my *first* appointment", "the *next* train", "the *last*
+ * song"): any agent's things come in order, so the word is no sign that another card is meant.
+ * (On a card it is still evidence: "next" is a music player's command.)
+ */
+const ORDER_WORDS = new Set(['first', 'second', 'third', 'next', 'last', 'previous', 'final']);
 
 /**
  * A term that only says how many ("two", "15", "half"): no evidence of what is asked. (Days and
