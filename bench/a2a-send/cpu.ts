@@ -20,6 +20,8 @@ export interface CpuUse {
     label: string;
     cores: number;
     microsPerAnswer: number;
+    /** Of `microsPerAnswer`, the main thread's (Linux only; 10 ms ticks); the rest is worker threads. */
+    mainThreadMicrosPerAnswer?: number;
     /** Read and write system calls per answer (sockets included; Linux only). */
     ioCallsPerAnswer?: number;
     rssMiB: number;
@@ -47,7 +49,14 @@ export interface CpuUse {
 interface Snapshot {
   wallNs: bigint;
   loadGeneratorMicros: number;
-  servers: { label: string; micros: number; rssBytes: number; ioCalls?: number; connections?: number }[];
+  servers: {
+    label: string;
+    micros: number;
+    mainThreadMicros?: number;
+    rssBytes: number;
+    ioCalls?: number;
+    connections?: number;
+  }[];
   idleServers: { label: string; micros: number }[];
   machine?: { busy: number; steal: number; total: number };
   /** CPU ticks used so far by the postgres and redis-server processes. */
@@ -66,6 +75,7 @@ export async function cpuSnapshot(servers: TargetProcess[], idle: TargetProcess[
     servers: servers.map((s, i) => ({
       label: s.label,
       micros: stats[i].cpuMicros,
+      mainThreadMicros: stats[i].mainThreadCpuMicros,
       rssBytes: stats[i].rssBytes,
       ioCalls: stats[i].ioCalls,
       connections: stats[i].connections,
@@ -85,6 +95,10 @@ export function cpuBetween(before: Snapshot, after: Snapshot, answers: number): 
       label: s.label,
       cores: cores(micros),
       microsPerAnswer: answers ? Math.round(micros / answers) : NaN,
+      mainThreadMicrosPerAnswer:
+        answers && s.mainThreadMicros !== undefined && before.servers[i].mainThreadMicros !== undefined
+          ? Math.round((s.mainThreadMicros - before.servers[i].mainThreadMicros) / answers)
+          : undefined,
       ioCallsPerAnswer:
         answers && s.ioCalls !== undefined && before.servers[i].ioCalls !== undefined
           ? round((s.ioCalls - before.servers[i].ioCalls) / answers, 1)

@@ -15,6 +15,8 @@ export interface Row extends Cell {
   median: Pick<Measurement, 'requestsPerSecond' | 'latencyMs'> & {
     /** CPU time of the process answering the client (the hub, for the proxy and the orchestrator) per answer. */
     serverMicrosPerAnswer: number;
+    /** Of that, its main thread's (the rest: worker threads, such as the embedded hub's PGlite). */
+    serverMainThreadMicrosPerAnswer?: number;
     /** The other server's (the remote echo's, for the proxy and the orchestrator). */
     upstreamMicrosPerAnswer?: number;
     /** Read and write system calls per answer, of the answering server and of the upstream one. */
@@ -58,6 +60,7 @@ export function summarizeRounds(cell: Cell, connections: number, rounds: RoundRe
         max: latency('max'),
       },
       serverMicrosPerAnswer: of((r) => r.cpu.servers[0].microsPerAnswer)!,
+      serverMainThreadMicrosPerAnswer: of((r) => r.cpu.servers[0].mainThreadMicrosPerAnswer),
       upstreamMicrosPerAnswer: of((r) => r.cpu.servers[1]?.microsPerAnswer),
       serverIoCallsPerAnswer: of((r) => r.cpu.servers[0].ioCallsPerAnswer),
       upstreamIoCallsPerAnswer: of((r) => r.cpu.servers[1]?.ioCallsPerAnswer),
@@ -85,7 +88,7 @@ export function formatTable(rows: Row[]): string {
     'p50 ms',
     'p99 ms',
     'mean ms',
-    'CPU µs/answer',
+    'CPU µs/answer (main thread)',
     'I/O calls/answer',
     'cores gen/srv/db/other',
     'errors',
@@ -98,6 +101,9 @@ export function formatTable(rows: Row[]): string {
     r.median.latencyMs.p99.toFixed(2),
     r.median.latencyMs.mean.toFixed(2),
     r.median.serverMicrosPerAnswer.toFixed(0) +
+      (r.median.serverMainThreadMicrosPerAnswer === undefined
+        ? ''
+        : ` (${r.median.serverMainThreadMicrosPerAnswer.toFixed(0)})`) +
       (r.median.upstreamMicrosPerAnswer === undefined ? '' : ` + ${r.median.upstreamMicrosPerAnswer.toFixed(0)}`),
     fixed(r.median.serverIoCallsPerAnswer, 1) +
       (r.median.upstreamIoCallsPerAnswer === undefined ? '' : ` + ${r.median.upstreamIoCallsPerAnswer.toFixed(1)}`),

@@ -35,6 +35,11 @@ export interface ProcessStats {
    * writes included, epoll waits not); undefined elsewhere.
    */
   ioCalls?: number;
+  /**
+   * CPU time of the main thread alone (Linux `/proc/self/task/<pid>/stat`, 10 ms ticks), µs: the
+   * rest of `cpuMicros` is worker threads - the embedded hub's PGlite and router model, libuv's pool.
+   */
+  mainThreadCpuMicros?: number;
 }
 
 /** A started server, as its child script hands it to `runChild`. */
@@ -175,6 +180,7 @@ export async function runChild<Info>(start: () => Promise<RunningServer<Info>>):
       peakRssBytes: Math.max(peakRss, rss),
       heapUsedBytes: process.memoryUsage().heapUsed,
       ioCalls: ioCalls(),
+      mainThreadCpuMicros: mainThreadCpuMicros(),
       ...running.stats?.(),
     };
     if (reset) peakRss = rss;
@@ -211,6 +217,22 @@ export async function runChild<Info>(start: () => Promise<RunningServer<Info>>):
   });
   send({ type: 'ready', info: running.info });
 }
+
+/** CPU time of this process's main thread so far (Linux: user + system ticks of its task), or undefined. */
+function mainThreadCpuMicros(): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? ticks * (1e6 / CLOCK_TICKS_PER_SECOND) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Linux's USER_HZ, the unit of /proc's CPU times. */
+const CLOCK_TICKS_PER_SECOND = 100;
 
 /** This process's read + write system calls so far (Linux), or undefined. */
 function ioCalls(): number | undefined {
