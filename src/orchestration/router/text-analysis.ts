@@ -136,6 +136,15 @@ export function isContext(clause: string): boolean {
   return (first !== undefined && STATEMENT_OPENINGS.has(first)) || words(clause).some((w) => ANAPHORS.has(w));
 }
 
+/**
+ * Does the text point at a thing named elsewhere ("I'm sick of *this one*", "pop *that* in")? Not
+ * by "it", which as often points at nothing ("is *it* going to be warm", "*it's* freezing").
+ */
+export function pointsAt(text: string): boolean {
+  return words(text).some((w) => DEMONSTRATIVES.has(w));
+}
+const DEMONSTRATIVES = new Set(['this', 'that', 'these', 'those']);
+
 /** Does the text refer back to something earlier in the conversation? */
 export function refersBack(text: string): boolean {
   return ELLIPSIS.test(text) || words(text).some((w) => ANAPHORS.has(w));

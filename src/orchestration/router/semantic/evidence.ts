@@ -39,6 +39,8 @@ export interface Judgement {
   domainSimilarity: number;
   /** Only the everyday domain pointed to the agent: neither the card words nor the closest card did. */
   domainOnly: boolean;
+  /** The agent the card words alone would choose, if they chose one. */
+  wordsAgent?: string;
   confidence: number;
   /** Agents worth naming in a question, best first. */
   candidates: string[];
@@ -135,6 +137,7 @@ export class Evidence {
         domainAgent: byDomain > 0 ? domain?.agentId : undefined,
         domainSimilarity: domain?.similarity ?? 0,
         domainOnly: agentId !== undefined && agentId !== words.agentId && agentId !== best?.id,
+        wordsAgent: words.agentId || undefined,
         confidence,
         candidates: merge(
           near.map((r) => r.id),

@@ -133,6 +133,11 @@ describe('the built-in router with meaning (sentence embeddings, real model)', (
     expect(drive.unplaced).toBeUndefined();
     // The agent gets the whole request, context included.
     expect(drive.parts).toBeUndefined();
+    // A clause pointing at a thing named beside it goes with it, wherever its meaning alone would
+    // go ("I'm sick of this one" alone is nearest "I can barely see in here": the lights).
+    const sick = await route("next song, I'm sick of this one");
+    expect(sick).toMatchObject({ agentId: 'music' });
+    expect(sick.additionalAgents).toBeUndefined();
     // A request of its own beside another is still asked about.
     expect(await route('call mom and play some jazz')).toMatchObject({
       agentId: 'music',

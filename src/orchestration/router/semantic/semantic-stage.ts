@@ -1,7 +1,7 @@
 import type { AgentProfile } from '../../../a2a/agent-profile';
 import { splitRouting } from '../clause-routing';
 import type { DefaultRouter, Routing, RoutingRequest } from '../default-router';
-import { clauses, isContext, isFragment, terms } from '../text-analysis';
+import { clauses, isContext, isFragment, pointsAt, terms } from '../text-analysis';
 import { Evidence, Judgement, merge, MIN_STANDING, oneWordAmongOthers } from './evidence';
 import { SentenceEncoder } from './sentence-encoder';
 
@@ -136,7 +136,8 @@ export class SemanticStage {
    * some stay unplaced beside one. A clause no agent is clear for that only gives context ("I'm
    * heading up to bed, make it dark downstairs"; "the kids have practice on Thursday, pop that
    * in") is not asked about: it goes with the request beside it - as part of the whole request,
-   * when that is all there is.
+   * when that is all there is - and so does one that points at another and is placed by its
+   * meaning alone ("next track, I'm sick of this one").
    */
   private routeClauses(parts: string[], judged: Judgement[]): Routing | undefined {
     const chosen = new Map<string, { text: string[]; confidence: number }>();
@@ -152,7 +153,10 @@ export class SemanticStage {
       // A clause no agent is clear for that only gives context goes with the request beside it.
       // (Its meaning cannot tell "I'm heading up to bed" from "we're out of milk": everyday
       // requests near either are as near. The agent gets the whole text, context included.)
-      if (!agentId && isContext(part)) {
+      // So does one that points at another and is placed by its meaning alone ("next track, I'm
+      // sick of *this one*"): what it is about is in the clause beside it.
+      const pointing = agentId !== undefined && agentId !== judgement.wordsAgent && pointsAt(part);
+      if ((!agentId || pointing) && isContext(part)) {
         if (!last) return void context.push({ text: part, candidates: judgement.candidates });
         agentId = last;
       }
