@@ -156,6 +156,16 @@ describe('DefaultRouter', () => {
     expect(dentist).toMatchObject({ agentId: 'calendar', evidenceTerms: 1, otherTerms: 1 });
   });
 
+  it('counts a word saying which one as no evidence of what is asked ("when do the Yankees play *next*")', () => {
+    const player = new DefaultRouter([
+      ...AGENTS.slice(0, 1),
+      agent('player', 'Player', 'Plays songs', ['play', 'next']),
+    ]);
+    const yankees = player.route({ text: 'when do the Yankees play next', multiAgent: false });
+    expect(yankees).toMatchObject({ agentId: 'player', evidenceTerms: 1, otherTerms: 1 });
+    expect(player.route({ text: 'next song', multiAgent: false })).toMatchObject({ agentId: 'player' });
+  });
+
   it("takes a word of an agent's id as evidence of its topic, not as naming it", () => {
     const rail = new DefaultRouter([...AGENTS, agent('trains', 'Rail Departures', 'Live departures and delays')]);
     const train = rail.route({ text: 'is my train late', multiAgent: false });

@@ -1,7 +1,17 @@
 import type { AgentProfile } from '../../a2a/agent-profile';
 import type { AgentChoiceResult } from '../orchestration.types';
 import { ClauseVerdict, routeClauses } from './clause-routing';
-import { GENERIC_TERMS, isQuantity, refersBack, saysWhat, stem, terms, termsOfWords, words } from './text-analysis';
+import {
+  GENERIC_TERMS,
+  isOrder,
+  isQuantity,
+  refersBack,
+  saysWhat,
+  stem,
+  terms,
+  termsOfWords,
+  words,
+} from './text-analysis';
 import { TypoCorrector } from './typos';
 
 /** How much a term counts by where it appears on a card: names and tags say what an agent is for. */
@@ -36,7 +46,10 @@ export interface Routing extends AgentChoiceResult {
   unplaced?: { text: string; candidates: string[] }[];
   /** The request was also compared by meaning (SemanticStage): the sentence-embedding model was consulted. */
   semantic?: boolean;
-  /** How many of the request's specific (not generic) terms the chosen agent's card has (unsplit requests). */
+  /**
+   * How many of the request's specific (not generic) terms saying what is asked - not which one
+   * ("when do the Yankees play *next*") - the chosen agent's card has (unsplit requests).
+   */
   evidenceTerms?: number;
   /** How many words saying what is asked (saysWhat) the chosen agent's card does not have (unsplit requests). */
   otherTerms?: number;
@@ -58,8 +71,10 @@ interface Ranking {
   confidence: number;
   /** Did a name, tag or skill name match (not only descriptions and examples), with a word that is not generic? */
   strong: boolean;
-  /** The request's specific terms the best agent's card has. */
+  /** The request's specific terms the best agent's card has… */
   matched: number;
+  /** …of which those saying what is asked, not which one ("play *next*" is one: isOrder). */
+  matchedWhat: number;
   /** The request's words saying what is asked that the best agent's card does not have. */
   other: number;
   /** A specific term of the request is in the best agent's name ("put it on the *calendar*"). */
@@ -208,7 +223,7 @@ export class DefaultRouter {
           : `; next ${this.ids[runnerUp]} at ${whole.scores[runnerUp].toFixed(2)})`),
       confidence: round(whole.confidence),
       candidates,
-      evidenceTerms: whole.matched,
+      evidenceTerms: whole.matchedWhat,
       otherTerms: whole.other,
       namesAgent: whole.named || undefined,
     };
@@ -269,7 +284,17 @@ export class DefaultRouter {
     }
     const order = touched.sort((a, b) => scores[b] - scores[a] || a - b);
     if (!order.length)
-      return { order, scores, confidence: 0, strong: false, matched: 0, other: what.size, named: false, specific: [] };
+      return {
+        order,
+        scores,
+        confidence: 0,
+        strong: false,
+        matched: 0,
+        matchedWhat: 0,
+        other: what.size,
+        named: false,
+        specific: [],
+      };
     const best = scores[order[0]];
     const second = order.length > 1 ? scores[order[1]] : 0;
     const margin = (best - second) / best;
@@ -277,12 +302,14 @@ export class DefaultRouter {
     const top = order[0];
     // Evidence from generic words alone does not decide, nor outweigh a conversation.
     const onCard = (term: string) => this.onCard(top, term);
-    const matched = specificTerms.filter(onCard).length;
+    const matchedTerms = specificTerms.filter(onCard);
+    const matched = matchedTerms.length;
+    const matchedWhat = matchedTerms.filter((t) => !isOrder(t)).length;
     if (!matched) confidence = Math.min(confidence, GENERIC_ONLY_CEILING);
     const strong = matched > 0 && specificTerms.some((t) => this.strongTerms[top].has(t));
     const named = specificTerms.some((t) => this.nameTerms[top].has(t));
     const other = [...what].filter((t) => !onCard(t)).length;
-    return { order, scores, confidence, strong, matched, other, named, specific: specificTerms };
+    return { order, scores, confidence, strong, matched, matchedWhat, other, named, specific: specificTerms };
   }
 }
 

@@ -90,6 +90,11 @@ export function saysWhat(word: string): boolean {
  */
 const ORDER_WORDS = new Set(['first', 'second', 'third', 'next', 'last', 'previous', 'final']);
 
+/** A term that only says which one (ORDER_WORDS): on a card, evidence, but not of what is asked. */
+export function isOrder(term: string): boolean {
+  return ORDER_WORDS.has(term);
+}
+
 /**
  * A term that only says how many ("two", "15", "half"): no evidence of what is asked. (Days and
  * units of time are: a calendar's or a timer's card has them for a reason.)
