@@ -1,5 +1,5 @@
 import { agentCard as agent } from './agent-card.fixture';
-import { requestedAction, withOfferedActions } from './actions';
+import { actionObject, requestedAction, withOfferedActions } from './actions';
 import { DefaultRouter, Routing } from './default-router';
 
 const AGENTS = [
@@ -44,17 +44,42 @@ describe('actions a card must offer', () => {
     const request = { text: 'book a train ticket to Glasgow', multiAgent: true };
     const routing = withOfferedActions(index, request, routed('commute'), 0.7);
     expect(routing).toMatchObject({ agentId: '', confidence: 0, candidates: [], outOfScope: 'booking' });
-    expect(routing.reasoning).toBe("by words; but the request asks for booking, which commute's card does not offer");
+    expect(routing.reasoning).toBe(
+      "by words; but the request asks for booking (train ticket), which commute's card does not offer",
+    );
     const buying = withOfferedActions(
       index,
-      { text: 'buy tickets for the game', multiAgent: true },
+      { text: 'buy a mug for the game', multiAgent: true },
       routed('scores'),
       0.7,
     );
     expect(buying).toMatchObject({ agentId: '', candidates: ['shop'], outOfScope: 'buying' });
-    // A shopping list keeps groceries; it does not buy them.
+    // A shopping list keeps groceries; it does not buy them (nor does the shop of mugs sell pizza).
     const pizza = withOfferedActions(index, { text: 'order us a pizza', multiAgent: true }, routed('list'), 0.7);
-    expect(pizza).toMatchObject({ agentId: '', candidates: ['shop'], outOfScope: 'buying' });
+    expect(pizza).toMatchObject({ agentId: '', candidates: [], outOfScope: 'buying' });
+  });
+
+  it.each([
+    ['order a pizza from Luigi', 'pizza'],
+    ['refund my train ticket', 'train ticket'],
+    ['and could you buy two blue mugs for my sister', 'blue mugs'],
+    ["I'd like to pay for my stuff now", undefined],
+    ['buy a present for my brother', undefined],
+    ['call the plumber', 'plumber'],
+  ])('reads what "%s" is for as %s', (text, object) => expect(actionObject(text)).toBe(object));
+
+  it('takes an action off an agent whose card offers it, but not for what the request says it is for', () => {
+    const refund = withOfferedActions(index, { text: 'refund my train ticket', multiAgent: true }, routed('shop'), 0.7);
+    expect(refund).toMatchObject({ agentId: '', candidates: [], outOfScope: 'buying' });
+    expect(refund.reasoning).toMatch(/asks for buying \(train ticket\), which shop's card does not offer$/);
+    const pizza = { text: 'and order me a pizza while you are at it', previousAgentId: 'shop', multiAgent: true };
+    expect(withOfferedActions(index, pizza, routed('shop', { confidence: 0.3 }), 0.7)).toMatchObject({
+      outOfScope: 'buying',
+    });
+    // What the card has (a typo of it too), and a request that does not say what, stay with it.
+    for (const text of ['buy the blue mugs', 'order a t-shrit', 'I want to pay for my stuff now', 'buy it']) {
+      expect(withOfferedActions(index, { text, multiAgent: true }, routed('shop'), 0.7)).toEqual(routed('shop'));
+    }
   });
 
   it('leaves an agent that offers the action, or that the request names, and requests asking for none', () => {

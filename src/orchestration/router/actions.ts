@@ -1,4 +1,4 @@
-import { stem, words } from './text-analysis';
+import { isQuantity, saysWhat, stem, terms, words } from './text-analysis';
 import type { Routing, RoutingRequest } from './default-router';
 
 /**
@@ -51,6 +51,11 @@ const BY_VERB = new Map<string, Action>(
 
 /** The action a request opens with, if it is one of those a card must offer. */
 export function requestedAction(text: string): Action | undefined {
+  return opening(text)?.action;
+}
+
+/** The action a request opens with, and where its verb is among its words. */
+function opening(text: string): { action: Action; all: string[]; at: number } | undefined {
   const all = words(text);
   let at = 0;
   while (at < all.length && OPENERS.has(all[at])) at++;
@@ -58,9 +63,38 @@ export function requestedAction(text: string): Action | undefined {
   if (verb === undefined) return undefined;
   if (verb === 'send') {
     const sent = all.slice(at + 1).find((w) => !DETERMINERS.has(w));
-    return sent !== undefined && SENT.has(sent) ? 'messaging' : undefined;
+    return sent !== undefined && SENT.has(sent) ? { action: 'messaging', all, at } : undefined;
   }
-  return BY_VERB.get(verb);
+  const action = BY_VERB.get(verb);
+  return action && { action, all, at };
+}
+
+/** Words that end what an action is for and start where, when, for whom or how ("order a pizza *from* Luigi's"). */
+const OBJECT_ENDS = new Set(
+  'for from to in into on at with by via while so because before after about until when if then'.split(' '),
+);
+/** Words for something bought or booked that say nothing of what it is ("pay for my *stuff*", "buy a *present*"). */
+const PLACEHOLDERS = new Set(
+  'stuff thing things something anything everything item items present presents gift gifts one ones lot'.split(' '),
+);
+
+/**
+ * What the action is for, in the words that say it: those after the verb up to where, when or for
+ * whom ("order *a pizza* from Luigi's", "refund *my train ticket*"), if any says what.
+ */
+export function actionObject(text: string): string | undefined {
+  const found = opening(text);
+  if (!found) return undefined;
+  const object: string[] = [];
+  for (const word of found.all.slice(found.at + 1)) {
+    if (OBJECT_ENDS.has(word)) break;
+    // Pronouns and other stopwords ("buy *it*") say nothing of what either.
+    const [term] = terms(word);
+    if (term !== undefined && !PLACEHOLDERS.has(word) && saysWhat(word) && !isQuantity(term)) {
+      object.push(word);
+    }
+  }
+  return object.length ? object.join(' ') : undefined;
 }
 
 /** The card terms (stemmed, as the router indexes them) by which an agent offers each action. */
@@ -75,21 +109,32 @@ const OFFERING_TERMS = new Map<Action, ReadonlySet<string>>(
 export interface CardIndex {
   readonly agentIds: readonly string[];
   cardHasAny(agentId: string, terms: ReadonlySet<string>): boolean;
+  cardHasWordOf(agentId: string, text: string): boolean;
   names(agentId: string, text: string): boolean;
 }
 
-/** The action `text` asks for that `agentId`'s card does not offer (unless the text names the agent). */
+/**
+ * The action `text` asks for that `agentId`'s card does not offer - or offers, but not for what
+ * the text says it is for ("refund my *train ticket*" to a shop of mugs, "order a *pizza*" to it):
+ * a card that sells some things does not sell all - unless the text names the agent.
+ */
 export function unofferedAction(index: CardIndex, agentId: string, text: string): Action | undefined {
   const action = requestedAction(text);
-  if (action === undefined || index.cardHasAny(agentId, OFFERING_TERMS.get(action)!) || index.names(agentId, text)) {
-    return undefined;
-  }
-  return action;
+  if (action === undefined || index.names(agentId, text)) return undefined;
+  return offers(index, agentId, action, actionObject(text)) ? undefined : action;
 }
 
-/** The agents whose cards offer an action, in host order. */
-export function offering(index: CardIndex, action: Action): string[] {
-  return index.agentIds.filter((id) => index.cardHasAny(id, OFFERING_TERMS.get(action)!));
+/** Whether an agent's card offers an action - for `object`, when the request says what it is for. */
+function offers(index: CardIndex, agentId: string, action: Action, object: string | undefined): boolean {
+  return (
+    index.cardHasAny(agentId, OFFERING_TERMS.get(action)!) &&
+    (object === undefined || index.cardHasWordOf(agentId, object))
+  );
+}
+
+/** The agents whose cards offer an action (for `object`, if given), in host order. */
+export function offering(index: CardIndex, action: Action, object?: string): string[] {
+  return index.agentIds.filter((id) => offers(index, id, action, object));
 }
 
 /** Agents named in a clarifying question. */
@@ -99,7 +144,7 @@ const MAX_CANDIDATES = 3;
  * The routing with every agent asked for an action its card does not offer taken off it (see
  * Action). A request that was all such is asked about instead - even in a conversation, whose
  * agent would otherwise take what is undecided (`outOfScope`) - naming the agents that offer
- * the action, if any; a part of a split request joins the parts asked about.
+ * the action for what it is for, if any; a part of a split request joins the parts asked about.
  */
 export function withOfferedActions(
   index: CardIndex,
@@ -114,14 +159,20 @@ export function withOfferedActions(
   const agentId = decided ? routing.agentId : (request.previousAgentId ?? '');
   const action = agentId ? unofferedAction(index, agentId, request.text) : undefined;
   if (!action) return routing;
+  const object = actionObject(request.text);
   return {
     agentId: '',
-    reasoning: `${routing.reasoning}; but the request asks for ${action}, which ${agentId}'s card does not offer`,
+    reasoning: `${routing.reasoning}; but the request asks for ${asked(action, object)}, which ${agentId}'s card does not offer`,
     confidence: 0,
-    candidates: offering(index, action).slice(0, MAX_CANDIDATES),
+    candidates: offering(index, action, object).slice(0, MAX_CANDIDATES),
     outOfScope: action,
     semantic: routing.semantic,
   };
+}
+
+/** The action and what it is for, as the reasoning says it: "buying (pizza)". */
+function asked(action: Action, object: string | undefined): string {
+  return object ? `${action} (${object})` : action;
 }
 
 function withOfferedParts(index: CardIndex, routing: Routing, parts: Record<string, string>): Routing {
@@ -129,12 +180,14 @@ function withOfferedParts(index: CardIndex, routing: Routing, parts: Record<stri
   if (kept.length === Object.keys(parts).length) return routing;
   const refused = Object.entries(parts)
     .filter(([agentId]) => !kept.some(([id]) => id === agentId))
-    .map(([agentId, part]) => ({ agentId, text: part, action: requestedAction(part)! }));
+    .map(([agentId, part]) => ({ agentId, text: part, action: requestedAction(part)!, object: actionObject(part) }));
   const unplaced = [
-    ...refused.map((r) => ({ text: r.text, candidates: offering(index, r.action).slice(0, MAX_CANDIDATES) })),
+    ...refused.map((r) => ({ text: r.text, candidates: offering(index, r.action, r.object).slice(0, MAX_CANDIDATES) })),
     ...(routing.unplaced ?? []),
   ];
-  const reasons = refused.map((r) => `"${r.text}" asks for ${r.action}, which ${r.agentId}'s card does not offer`);
+  const reasons = refused.map(
+    (r) => `"${r.text}" asks for ${asked(r.action, r.object)}, which ${r.agentId}'s card does not offer`,
+  );
   const ids = kept.map(([id]) => id);
   return {
     ...routing,

@@ -158,6 +158,15 @@ export class DefaultRouter {
     return false;
   }
 
+  /** Whether an agent's card has a word of the text, spelt right or as a typo of a card word. */
+  cardHasWordOf(agentId: string, text: string): boolean {
+    const index = this.ids.indexOf(agentId);
+    return termsOfWords(text).some(({ word, term }) => {
+      const known = this.postings.has(term) ? term : this.typos.correct(term, word);
+      return known !== undefined && this.onCard(index, known);
+    });
+  }
+
   /** Whether the card of the agent at `index` has the term. */
   private onCard(index: number, term: string): boolean {
     return this.postings.get(term)?.some((p) => p.agent === index) ?? false;
