@@ -65,7 +65,10 @@ describe('actions a card must offer', () => {
     ['and could you buy two blue mugs for my sister', 'blue mugs'],
     ["I'd like to pay for my stuff now", undefined],
     ['buy a present for my brother', undefined],
-    ['call the plumber', 'plumber'],
+    ['book a table for two at 8', 'table'],
+    // Whom a call, a message or a bet is for is no thing a card lists.
+    ['call the plumber', undefined],
+    ['bet a tenner on Liverpool', undefined],
   ])('reads what "%s" is for as %s', (text, object) => expect(actionObject(text)).toBe(object));
 
   it('takes an action off an agent whose card offers it, but not for what the request says it is for', () => {

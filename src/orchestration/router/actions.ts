@@ -78,13 +78,16 @@ const PLACEHOLDERS = new Set(
   'stuff thing things something anything everything item items present presents gift gifts one ones lot'.split(' '),
 );
 
+/** Actions whose object is a thing a card that offers them lists (not a person to call or a team to bet on). */
+const FOR_THINGS: ReadonlySet<Action> = new Set(['buying', 'booking']);
+
 /**
- * What the action is for, in the words that say it: those after the verb up to where, when or for
- * whom ("order *a pizza* from Luigi's", "refund *my train ticket*"), if any says what.
+ * What a buying or booking is for, in the words that say it: those after the verb up to where,
+ * when or for whom ("order *a pizza* from Luigi's", "refund *my train ticket*"), if any says what.
  */
 export function actionObject(text: string): string | undefined {
   const found = opening(text);
-  if (!found) return undefined;
+  if (!found || !FOR_THINGS.has(found.action)) return undefined;
   const object: string[] = [];
   for (const word of found.all.slice(found.at + 1)) {
     if (OBJECT_ENDS.has(word)) break;
