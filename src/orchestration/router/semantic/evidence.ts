@@ -2,6 +2,7 @@ import type { AgentProfile } from '../../../a2a/agent-profile';
 import type { DefaultRouter, Routing } from '../default-router';
 import { CardVectors } from './card-vectors';
 import { DomainMap } from './domain-map';
+import { isFragment } from '../text-analysis';
 import { SentenceEncoder } from './sentence-encoder';
 
 /**
@@ -115,20 +116,12 @@ export class Evidence {
         (domain
           ? `; nearest everyday request "${domain.nearest}" (${domain.domain}, ${domain.agentId ? `served by ${domain.agentId}` : 'served by no agent'}, ${domain.similarity.toFixed(2)}, lead ${domain.lead.toFixed(2)})`
           : '');
-      let agentId: string | undefined;
-      let confidence: number;
-      const agree = words.agentId !== '' && words.agentId === meaningAgent && !offCard;
-      const byWords = oneWordAmongOthers(words) && !agree ? words.confidence * ONE_WORD_DISCOUNT : words.confidence;
-      if (agree) {
-        agentId = words.agentId;
-        confidence = 1 - (1 - words.confidence) * (1 - meaning);
-      } else if (byWords >= meaning) {
-        agentId = words.agentId || undefined;
-        confidence = byWords;
-      } else {
-        agentId = meaningAgent;
-        confidence = meaning;
-      }
+      const { agentId, confidence } = combine(
+        text,
+        words,
+        { agentId: meaningAgent, confidence: meaning, offCard },
+        this.threshold,
+      );
       const decided = agentId !== undefined && confidence >= this.threshold;
       return {
         agentId: decided ? agentId : undefined,
@@ -156,6 +149,36 @@ export class Evidence {
  */
 export function oneWordAmongOthers(words: Routing): boolean {
   return words.evidenceTerms === 1 && (words.otherTerms ?? 0) > 0 && !words.namesAgent;
+}
+
+/**
+ * The agent the card words and the meaning give together: the one both point to, their
+ * confidences adding up; else the stronger - the card words, counting less when they are one
+ * word among others, or whenever they decide on their own (wordsDecide); else the meaning.
+ */
+export function combine(
+  text: string,
+  words: Routing,
+  meaning: { agentId?: string; confidence: number; offCard: boolean },
+  threshold: number,
+): { agentId?: string; confidence: number } {
+  const agree = words.agentId !== '' && words.agentId === meaning.agentId && !meaning.offCard;
+  if (agree) return { agentId: words.agentId, confidence: 1 - (1 - words.confidence) * (1 - meaning.confidence) };
+  const byWords = oneWordAmongOthers(words) ? words.confidence * ONE_WORD_DISCOUNT : words.confidence;
+  if (byWords >= meaning.confidence || (wordsDecide(words, threshold) && !isFragment(text))) {
+    return { agentId: words.agentId || undefined, confidence: byWords };
+  }
+  return { agentId: meaning.agentId, confidence: meaning.confidence };
+}
+
+/**
+ * Card words that decide on their own - confident, and not one word among others - decide
+ * against the meaning too: a clause of a split request ("play the match-day *playlist*") as the
+ * same words alone would, which never reach the model. (Not a fragment of one word, "play jazz
+ * and *blues*": SemanticStage.decided.)
+ */
+function wordsDecide(words: Routing, threshold: number): boolean {
+  return words.agentId !== '' && words.confidence >= threshold && !oneWordAmongOthers(words);
 }
 
 /** Candidates from both kinds of evidence, each once, at most MAX_CANDIDATES. */

@@ -1,0 +1,48 @@
+import type { Routing } from '../default-router';
+import { combine } from './evidence';
+
+/** What the card words said of a text. */
+const byWords = (agentId: string, confidence: number, evidenceTerms: number, otherTerms: number): Routing => ({
+  agentId,
+  reasoning: 'by words',
+  confidence,
+  candidates: agentId ? [agentId] : [],
+  evidenceTerms,
+  otherTerms,
+});
+const meaning = (agentId: string | undefined, confidence: number, offCard = false) => ({
+  agentId,
+  confidence,
+  offCard,
+});
+
+describe('words and meaning together (combine)', () => {
+  it('adds up their confidences when they point to the same agent', () => {
+    expect(combine('play some jazz', byWords('music', 0.6, 2, 0), meaning('music', 0.5), 0.7)).toEqual({
+      agentId: 'music',
+      confidence: 0.8,
+    });
+  });
+
+  it('lets card words that decide on their own decide against a surer meaning, as they do alone', () => {
+    // "play the match-day *playlist*": the player's tag and its verb, against a meaning of football.
+    const playlist = byWords('player', 0.9, 2, 1);
+    expect(combine('play the match-day playlist', playlist, meaning('scores', 0.95), 0.7)).toEqual({
+      agentId: 'player',
+      confidence: 0.9,
+    });
+    // Not a fragment of one word ("play jazz and *blues*"), nor words under the threshold.
+    expect(combine('blues', byWords('shop', 0.9, 1, 0), meaning('music', 0.95), 0.7).agentId).toBe('music');
+    expect(combine('play the match', byWords('player', 0.6, 2, 1), meaning('scores', 0.95), 0.7).agentId).toBe(
+      'scores',
+    );
+  });
+
+  it('counts one card word among others for less, and lets the meaning decide against it', () => {
+    const sky = combine('why is the sky blue', byWords('shop', 0.9, 1, 2), meaning('wiki', 0.8), 0.7);
+    expect(sky).toEqual({ agentId: 'wiki', confidence: 0.8 });
+    const weak = combine('why is the sky blue', byWords('shop', 0.9, 1, 2), meaning('wiki', 0.6), 0.7);
+    expect(weak.agentId).toBe('shop');
+    expect(weak.confidence).toBeCloseTo(0.675);
+  });
+});
