@@ -104,7 +104,7 @@ export class TurnPlanner {
       candidates: routing.candidates,
     };
     if (!routing.agentId || routing.confidence < this.settings.confidenceThreshold) {
-      if (previous && !routing.outOfScope) {
+      if (previous && !routing.outOfScope && !routing.standsAlone) {
         return {
           kind: 'run',
           calls: [{ agentId: previous, text }],

@@ -1,6 +1,6 @@
 import { agentCard as agent } from './agent-card.fixture';
 import { DefaultRouter } from './default-router';
-import { clauses, isFragment, refersBack, stem, terms, userUtterance } from './text-analysis';
+import { clauses, isFragment, refersBack, standsAlone, stem, terms, userUtterance } from './text-analysis';
 
 const AGENTS = [
   agent(
@@ -207,6 +207,15 @@ describe('text analysis', () => {
     expect(["it's freezing in here", 'tell me the headlines'].map(isFragment)).toEqual([false, false]);
     expect(['turn it off', 'what about tomorrow', 'and the kitchen?'].map(refersBack)).toEqual([true, true, true]);
     expect(refersBack('play some jazz')).toBe(false);
+  });
+
+  it('tells a request of its own from one that leans on the conversation', () => {
+    expect(standsAlone('pencil in a picnic with the neighbours on Sunday')).toBe(true);
+    expect(
+      ['write my essay about him', 'what did she say in her speech', 'and what about the weekend then', 'louder'].map(
+        standsAlone,
+      ),
+    ).toEqual([false, false, false, false]);
   });
 
   it('cuts requests at conjunctions and punctuation', () => {

@@ -62,6 +62,11 @@ export interface Routing extends AgentChoiceResult {
    * is asked about, even in a conversation, rather than handed to the conversation's agent.
    */
   outOfScope?: string;
+  /**
+   * In a conversation, the request is undecided but a request of its own, nothing its agent can
+   * take up (SemanticStage): it is asked about rather than left to the conversation's agent.
+   */
+  standsAlone?: boolean;
 }
 
 interface Ranking {

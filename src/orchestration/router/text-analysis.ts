@@ -150,6 +150,21 @@ export function pointsAt(text: string): boolean {
 }
 const DEMONSTRATIVES = new Set(['this', 'that', 'these', 'those']);
 
+/** Pronouns for people ("write my essay about *him*", "when did *she* die"): someone said before. */
+const PERSONS = new Set(['he', 'she', 'him', 'her', 'his', 'hers', 'they', 'them', 'their', 'theirs']);
+/** A request of this many words or more can be a request of its own in a conversation (standsAlone). */
+const STANDS_ALONE_WORDS = 6;
+
+/**
+ * A request that does not lean on the conversation: as long as a request of its own, and pointing
+ * at nothing and no one said before ("pencil in a picnic with the Hendersons on Sunday"; not
+ * "write my essay about *him*", "and for the weekend?", "turn *it* down a bit more please").
+ */
+export function standsAlone(text: string): boolean {
+  const all = words(text);
+  return all.length >= STANDS_ALONE_WORDS && !refersBack(text) && !all.some((w) => PERSONS.has(w));
+}
+
 /** Does the text refer back to something earlier in the conversation? */
 export function refersBack(text: string): boolean {
   return ELLIPSIS.test(text) || words(text).some((w) => ANAPHORS.has(w));

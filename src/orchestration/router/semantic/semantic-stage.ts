@@ -1,7 +1,7 @@
 import type { AgentProfile } from '../../../a2a/agent-profile';
 import { splitRouting } from '../clause-routing';
 import type { DefaultRouter, Routing, RoutingRequest } from '../default-router';
-import { clauses, isContext, isFragment, pointsAt, terms } from '../text-analysis';
+import { clauses, isContext, isFragment, pointsAt, standsAlone, terms } from '../text-analysis';
 import { Evidence, Judgement, merge, MIN_STANDING, oneWordAmongOthers } from './evidence';
 import { SentenceEncoder } from './sentence-encoder';
 
@@ -117,12 +117,16 @@ export class SemanticStage {
       if (routing) return routing;
     }
     // Undecided: the words' answer, no more confident than both kinds of evidence together.
+    // In a conversation, a request of its own - long, pointing at no one and nothing, and nothing
+    // the conversation's agent stands out for - is asked about rather than left to that agent.
+    const alone = previous !== undefined && !standsOutFor(judgement, previous) && standsAlone(request.text);
     const undecided = (): Routing => ({
       ...lexical,
       reasoning: judgement.reasoning,
       confidence: round(Math.min(lexical.confidence, judgement.confidence)),
       candidates: merge(lexical.candidates, judgement.candidates),
       semantic: true,
+      standsAlone: alone || undefined,
     });
     // What stands out for the conversation's agent is not out of scope ("how long in the oven" after a recipe).
     if (judgement.outOfScope && !standsOutFor(judgement, previous)) return outOfScope(judgement);
