@@ -65,7 +65,8 @@ describe('actions a card must offer', () => {
     ['and could you buy two blue mugs for my sister', 'blue mugs'],
     ["I'd like to pay for my stuff now", undefined],
     ['buy a present for my brother', undefined],
-    ['book a table for two at 8', 'table'],
+    ['book a table for two at 8', undefined],
+    ['reserve two seats for the matinee', undefined],
     // Whom a call, a message or a bet is for is no thing a card lists.
     ['call the plumber', undefined],
     ['bet a tenner on Liverpool', undefined],

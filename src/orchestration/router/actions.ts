@@ -73,9 +73,16 @@ function opening(text: string): { action: Action; all: string[]; at: number } | 
 const OBJECT_ENDS = new Set(
   'for from to in into on at with by via while so because before after about until when if then'.split(' '),
 );
-/** Words for something bought or booked that say nothing of what it is ("pay for my *stuff*", "buy a *present*"). */
+/**
+ * Words for something bought or booked that say nothing of what it is ("pay for my *stuff*", "buy
+ * a *present*"), or only how much of a place ("book a *table* at Nando's", "reserve two *seats*"):
+ * a card for restaurants or a theatre need not write them.
+ */
 const PLACEHOLDERS = new Set(
-  'stuff thing things something anything everything item items present presents gift gifts one ones lot'.split(' '),
+  (
+    'stuff thing things something anything everything item items present presents gift gifts one ones lot ' +
+    'table tables seat seats room rooms place places spot spots slot slots'
+  ).split(' '),
 );
 
 /** Actions whose object is a thing a card that offers them lists (not a person to call or a team to bet on). */
