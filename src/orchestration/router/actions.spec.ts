@@ -29,6 +29,8 @@ describe('actions a card must offer', () => {
     ['ring my mum on her mobile', 'calling'],
     ['send a text to Jess', 'messaging'],
     ['email my boss', 'messaging'],
+    ['get me tickets for her tour', 'booking'],
+    ['can you grab us two tickets to the match', 'booking'],
   ])('reads "%s" as asking for %s', (text, action) => {
     expect(requestedAction(text)).toBe(action);
   });
@@ -38,6 +40,8 @@ describe('actions a card must offer', () => {
     'play the new album',
     'send the robot vacuum home',
     'what is the order of the planets',
+    'get me the weather',
+    'find my ticket confirmation',
   ])('reads "%s" as asking for none', (text) => expect(requestedAction(text)).toBeUndefined());
 
   it('takes an action off an agent whose card does not offer it, naming those that do', () => {

@@ -65,9 +65,20 @@ function opening(text: string): { action: Action; all: string[]; at: number } | 
     const sent = all.slice(at + 1).find((w) => !DETERMINERS.has(w));
     return sent !== undefined && SENT.has(sent) ? { action: 'messaging', all, at } : undefined;
   }
+  if (FETCHING.has(verb)) {
+    // "get me two tickets for the match" is a booking whichever verb asks for it; "find *my*
+    // ticket" is one already had.
+    const got = all.slice(at + 1).find((w) => !DETERMINERS.has(w) && !isQuantity(w));
+    const had = all.slice(at + 1, all.indexOf(got ?? '', at + 1)).some((w) => POSSESSIVES.has(w));
+    return got !== undefined && stem(got) === 'ticket' && !had ? { action: 'booking', all, at } : undefined;
+  }
   const action = BY_VERB.get(verb);
   return action && { action, all, at };
 }
+
+/** Verbs that ask for something without saying how it is had: "*get* me tickets", "*grab* two tickets". */
+const FETCHING = new Set(['get', 'grab', 'find', 'score', 'snag', 'fetch']);
+const POSSESSIVES = new Set(['my', 'our', 'your', 'his', 'her', 'their']);
 
 /** Words that end what an action is for and start where, when, for whom or how ("order a pizza *from* Luigi's"). */
 const OBJECT_ENDS = new Set(
