@@ -109,6 +109,15 @@ describe('actions a card must offer', () => {
     expect(withOfferedActions(rail, named, routed('trains'), 0.7)).toEqual(routed('trains'));
   });
 
+  it("takes an agent as named only when its name is the request's place or helper, not its topic", () => {
+    const trains = new DefaultRouter([agent('rail', 'Trains', 'Live departures and delays')]);
+    expect(trains.names('rail', 'book a train ticket to Leeds')).toBe(false);
+    expect(trains.names('rail', 'use Trains to book me a seat to Leeds')).toBe(true);
+    expect(trains.names('rail', 'ask trains when the next one leaves')).toBe(true);
+    expect(index.names('calendar', 'book the plumber into my family calendar')).toBe(true);
+    expect(index.names('calendar', 'what is on the family calendar')).toBe(true);
+  });
+
   it("checks the conversation's agent when no other is sure: it would take the request", () => {
     const request = { text: 'book me a seat on it', previousAgentId: 'commute', multiAgent: true };
     const undecided = routed('scores', { confidence: 0.3 });
