@@ -192,8 +192,15 @@ describe('text analysis', () => {
 
   it('stems the plural and verb forms agents and users write', () => {
     expect(['lights', 'playing', 'dimmed', 'plays'].map(stem)).toEqual(['light', 'play', 'dim', 'play']);
-    // "news" is not the plural of "new".
+    // "news" is not the plural of "new"; "-es" after ch, sh, x or zz is the plural's.
     expect(stem('news')).toBe('news');
+    expect(['switches', 'dishes', 'boxes', 'matches', 'glasses'].map(stem)).toEqual([
+      'switch',
+      'dish',
+      'box',
+      'match',
+      'glass',
+    ]);
   });
 
   it('undoes contractions and drops single letters: "don\'t" is not the "t" of "t-shirt"', () => {

@@ -53,7 +53,7 @@ export function stem(word: string): string {
   if (word.length <= 3 || /\d/.test(word) || UNSTEMMED.has(word)) return word;
   let w = word;
   if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
-  else if (w.endsWith('sses')) w = w.slice(0, -2);
+  else if (w.endsWith('sses') || /(?:ch|sh|x|zz)es$/.test(w)) w = w.slice(0, -2);
   else if (w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us') && !w.endsWith('is')) w = w.slice(0, -1);
   if (w.length > 5 && w.endsWith('ing')) w = undouble(w.slice(0, -3));
   else if (w.length > 4 && w.endsWith('ed')) w = undouble(w.slice(0, -2));
