@@ -6,7 +6,15 @@ import { AgentHost } from '../src/a2a/hosting/agent-host';
 import { A2aTaskRepository } from '../src/a2a/store/a2a-task.repository';
 import { StreamingTaskEchoExecutor } from './support/echo-agents';
 import { RemoteAgent, startLightsAgent } from './support/remote-agents';
-import { messageSend, registerAgent, startTestApp, TEST_ADMIN_KEY, TestApp } from './support/test-app';
+import { RoutingLog } from '../src/orchestration/routing-log/routing-log';
+import {
+  homeAssistantBody,
+  messageSend,
+  registerAgent,
+  startTestApp,
+  TEST_ADMIN_KEY,
+  TestApp,
+} from './support/test-app';
 
 const TASK_AGENT: AgentProfile = {
   id: 'tasker',
@@ -108,5 +116,31 @@ describe('A2A hot path: no PostgreSQL before the answer (e2e)', () => {
       .set('A2A-Version', '1.0')
       .expect(200);
     expect(listed.body.tasks.map((task: { id: string }) => task.id)).toContain(taskId);
+  });
+
+  it('an orchestrator turn routed to a remote agent: no statement before the answer, its routing decision right after', async () => {
+    const turn = (text: string, contextId: string) =>
+      t
+        .http()
+        .post('/api/agents/orchestrator/v1')
+        .set('X-Api-Key', TEST_ADMIN_KEY)
+        .send(homeAssistantBody(text, contextId))
+        .expect(200);
+    await turn('turn on the porch lights', randomUUID());
+    await t.app.get(RoutingLog).recent('admin', randomUUID()); // what the first turn queued is written
+    marks.length = 0;
+    recording = true;
+    const contextId = randomUUID();
+    const res = await turn('turn off the porch lights', contextId);
+    const logged = await t.app.get(RoutingLog).recent('admin', contextId);
+    recording = false;
+
+    expect(res.body.result).toMatchObject({ kind: 'message', metadata: { agents_used: ['lights'] } });
+    const answer = marks.findIndex((m) => m.kind === 'answer');
+    expect(answer).toBeGreaterThanOrEqual(0);
+    expect(marks.slice(0, answer)).toEqual([]);
+    const after = marks.slice(answer + 1).flatMap((m) => (m.kind === 'statement' ? [m.sql] : []));
+    expect(after.filter((sql) => /INSERT INTO routing_decisions/.test(sql))).toHaveLength(1);
+    expect(logged).toEqual([expect.objectContaining({ agents: ['lights'], outcome: 'answered' })]);
   });
 });
