@@ -114,6 +114,16 @@ describe('the commerce agent (e2e)', () => {
     expect(page.text).toContain('Green Tea Leaves');
   });
 
+  it('is routed a purchase of a thing its card lists, though the meaning alone places it with an appliance', async () => {
+    const conversationId = randomUUID().replace(/-/g, '');
+    const reply = await converse('buy a kettle', conversationId);
+    expect(reply.type).toBe('response');
+    expect(reply.text).toContain('Electric Kettle');
+    const [decision] = await routingLog(conversationId);
+    expect(decision.agents).toEqual(['commerce']);
+    expect(decision.reasoning).toContain("which only commerce's card offers for it");
+  });
+
   it('keeps each conversation its own cart', async () => {
     const a = randomUUID().replace(/-/g, '');
     const b = randomUUID().replace(/-/g, '');

@@ -90,6 +90,25 @@ describe('actions a card must offer', () => {
     }
   });
 
+  it('gives a buying or booking that words and meaning left undecided to the only card offering it for its thing', () => {
+    const undecided = (extra: Partial<Routing> = {}) => routed('', { confidence: 0.4, candidates: [], ...extra });
+    const request = (text: string) => ({ text, multiAgent: true });
+    // The meaning placed "buy a mug" with an everyday request no agent serves; the shop's card sells mugs.
+    const mug = withOfferedActions(index, request('buy a blue mug'), undecided({ outOfScope: 'appliances' }), 0.7);
+    expect(mug).toMatchObject({ agentId: 'shop', confidence: 0.85, candidates: ['shop'] });
+    expect(mug.outOfScope).toBeUndefined();
+    expect(mug.reasoning).toBe(
+      "by words; but the request asks for buying (blue mug), which only shop's card offers for it",
+    );
+    expect(withOfferedActions(index, request('buy a blue mug'), undecided(), 0.9).confidence).toBe(0.9);
+    // No card offers it for that thing, the thing is not said, two cards offer it, or it is no buying or booking.
+    expect(withOfferedActions(index, request('buy a kettle'), undecided(), 0.7).agentId).toBe('');
+    expect(withOfferedActions(index, request('buy some stuff'), undecided(), 0.7).agentId).toBe('');
+    const twoShops = new DefaultRouter([...AGENTS, agent('outlet', 'Mug Outlet', 'Mugs for less', ['mug', 'cart'])]);
+    expect(withOfferedActions(twoShops, request('buy a blue mug'), undecided(), 0.7).agentId).toBe('');
+    expect(withOfferedActions(index, request('call the mug shop'), undecided(), 0.7).agentId).toBe('');
+  });
+
   it('leaves an agent that offers the action, or that the request names, and requests asking for none', () => {
     const buy = { text: 'buy the blue mug', multiAgent: true };
     expect(withOfferedActions(index, buy, routed('shop'), 0.7)).toEqual(routed('shop'));

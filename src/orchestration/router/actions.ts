@@ -173,6 +173,11 @@ export function withOfferedActions(
   routing: Routing,
   threshold: number,
 ): Routing {
+  const undecided = !routing.parts && (routing.agentId === '' || routing.confidence < threshold);
+  if (undecided) {
+    const sole = soleOffer(index, request.text, threshold);
+    if (sole) return { ...sole, reasoning: `${routing.reasoning}; but ${sole.reasoning}`, semantic: routing.semantic };
+  }
   if (routing.outOfScope) return routing;
   if (routing.parts) return withOfferedParts(index, routing, routing.parts);
   // The agent that will answer: the one chosen, or else the conversation's.
@@ -190,6 +195,29 @@ export function withOfferedActions(
     semantic: routing.semantic,
   };
 }
+
+/**
+ * A buying or booking of a thing only one card offers it for - the card has the thing's word
+ * ("buy a *kettle*" to a shop whose card lists kettles) - goes to that card, whatever the words
+ * and the meaning left undecided: the meaning may place the thing elsewhere ("boil the kettle",
+ * an everyday request no agent serves), but the request is the offer's.
+ */
+function soleOffer(index: CardIndex, text: string, threshold: number): Routing | undefined {
+  const action = requestedAction(text);
+  const object = actionObject(text);
+  if (action === undefined || object === undefined || !FOR_THINGS.has(action)) return undefined;
+  const offered = offering(index, action, object);
+  if (offered.length !== 1) return undefined;
+  return {
+    agentId: offered[0],
+    reasoning: `the request asks for ${asked(action, object)}, which only ${offered[0]}'s card offers for it`,
+    confidence: Math.max(SOLE_OFFER_CONFIDENCE, threshold),
+    candidates: offered,
+  };
+}
+
+/** A sole offer decides, as clear card words do (at least at the configured threshold). */
+const SOLE_OFFER_CONFIDENCE = 0.85;
 
 /** The action and what it is for, as the reasoning says it: "buying (pizza)". */
 function asked(action: Action, object: string | undefined): string {
