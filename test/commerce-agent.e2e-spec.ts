@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { CatalogRepository } from '../src/commerce/catalog/catalog.repository';
+import { ShopCard } from '../src/commerce/agent/shop-card';
 import { demoProducts } from '../src/commerce/catalog/demo-catalog';
 import { RoutingLog } from '../src/orchestration/routing-log/routing-log';
 import { RemoteAgent, startLightsAgent } from './support/remote-agents';
@@ -40,6 +41,8 @@ describe('the commerce agent (e2e)', () => {
     t = await startTestApp({ RATE_LIMIT_CONVERSATION_PER_MIN: '1000', ALLOW_PRIVATE_NETWORK_TARGETS: 'true' });
     const catalog = t.app.get(CatalogRepository);
     if ((await catalog.count()) === 0) await catalog.upsertAll(demoProducts());
+    // On PostgreSQL the catalog was empty at start: the card says what it sells from the next check.
+    await t.app.get(ShopCard).describe();
   });
 
   afterAll(async () => {
@@ -84,6 +87,18 @@ describe('the commerce agent (e2e)', () => {
       'checkout',
     ]);
     expect(card.defaultInputModes).toEqual(['text/plain', 'application/json']);
+    // What the catalog sells, from its products' names ("Electric Kettle", "Dotted Notebook").
+    expect(card.description).toMatch(/It sells, among others: .*\bkettle\b/);
+    expect(card.description).toMatch(/\bnotebook\b/);
+  });
+
+  it('is routed a purchase of a thing its catalog sells, though its card words name no such thing', async () => {
+    const conversationId = randomUUID().replace(/-/g, '');
+    const reply = await converse('buy a bluetooth speaker', conversationId);
+    expect(reply.type).toBe('response');
+    expect(reply.text).toContain('Bluetooth Speaker');
+    const [decision] = await routingLog(conversationId);
+    expect(decision.agents).toEqual(['commerce']);
   });
 
   it('is routed a shopping request by the orchestrator, keeps the cart across turns, and hands checkout to the human', async () => {

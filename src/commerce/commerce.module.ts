@@ -1,11 +1,10 @@
 import { Logger, MiddlewareConsumer, Module, NestModule, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { A2aModule } from '../a2a/a2a.module';
 import { HubEndpointsResolver } from '../a2a/card/hub-endpoints';
-import { AgentHost } from '../a2a/hosting/agent-host';
 import { AppConfig } from '../platform/config/app-config';
 import { RoutePolicies } from '../platform/http/route-policies';
-import { COMMERCE_PROFILE } from './agent/commerce-agent.profile';
 import { CommerceExecutor } from './agent/commerce.executor';
+import { ShopCard } from './agent/shop-card';
 import { ShopperMemory } from './agent/shopper-memory';
 import { CartService } from './cart/cart.service';
 import { CatalogRepository } from './catalog/catalog.repository';
@@ -29,6 +28,7 @@ import { ShopSessionsService } from './shop-sessions.service';
   controllers: [AgentsManifestController, AgentsApiController, CheckoutPageController],
   providers: [
     CatalogRepository,
+    ShopCard,
     ShopSessionsService,
     CartService,
     CheckoutService,
@@ -44,7 +44,7 @@ export class CommerceModule implements NestModule, OnModuleInit, OnApplicationBo
     routes: RoutePolicies,
     private readonly catalog: CatalogRepository,
     private readonly config: AppConfig,
-    private readonly host: AgentHost,
+    private readonly card: ShopCard,
     private readonly carts: CartService,
     private readonly checkouts: CheckoutService,
     private readonly memory: ShopperMemory,
@@ -54,26 +54,31 @@ export class CommerceModule implements NestModule, OnModuleInit, OnApplicationBo
   }
 
   onModuleInit(): void {
-    this.host.host({
-      profile: COMMERCE_PROFILE,
-      executor: new CommerceExecutor(
+    this.card.hostAgent(
+      new CommerceExecutor(
         this.catalog,
         this.carts,
         this.checkouts,
         this.memory,
         () => this.endpoints.configured().httpBase,
       ),
-    });
+    );
   }
 
   configure(consumer: MiddlewareConsumer): void {
     consumer.apply(AgentsSiteMiddleware).forRoutes('*');
   }
 
-  /** The embedded quick start sells something at once: a demo catalog when the catalog is empty. */
+  /**
+   * The embedded quick start sells something at once: a demo catalog when the catalog is empty.
+   * Then the shop's card says what the catalog sells, and says it again when an import (`npm run
+   * catalog`, another process) changes that.
+   */
   async onApplicationBootstrap(): Promise<void> {
-    if (this.config.database.mode !== 'embedded' || (await this.catalog.count()) > 0) return;
-    await this.catalog.upsertAll(demoProducts());
-    this.logger.log('Seeded the demo catalog (embedded database, empty catalog)');
+    if (this.config.database.mode === 'embedded' && (await this.catalog.count()) === 0) {
+      await this.catalog.upsertAll(demoProducts());
+      this.logger.log('Seeded the demo catalog (embedded database, empty catalog)');
+    }
+    await this.card.follow();
   }
 }

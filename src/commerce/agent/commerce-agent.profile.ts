@@ -69,3 +69,15 @@ export const COMMERCE_PROFILE: AgentProfile = {
   defaultInputModes: MODES,
   defaultOutputModes: MODES,
 };
+
+/**
+ * The shop's card, saying what its catalog sells (`kinds`, see CatalogRepository.kinds): a card
+ * that only says "products" leaves the orchestrator to guess whether "buy a kettle" is the shop's.
+ */
+export function commerceProfile(kinds: readonly string[]): AgentProfile {
+  if (kinds.length === 0) return COMMERCE_PROFILE;
+  return {
+    ...COMMERCE_PROFILE,
+    description: `${COMMERCE_PROFILE.description} It sells, among others: ${kinds.join(', ')}.`,
+  };
+}

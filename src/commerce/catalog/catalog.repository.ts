@@ -76,6 +76,20 @@ export class CatalogRepository {
     return [...(found ?? [])];
   }
 
+  /**
+   * What the catalog sells, in a few words: the last word of its products' names ("Electric
+   * *Kettle*", "Dotted *Notebook*"; three letters or more, so not the "m" of "Cable 2m"), the most
+   * common first, at most `limit`.
+   */
+  async kinds(limit: number): Promise<string[]> {
+    const rows: { kind: string }[] = await this.dataSource.query(
+      `SELECT kind FROM (SELECT lower(substring(name FROM '([[:alpha:]]+)[^[:alpha:]]*$')) AS kind FROM products) k
+       WHERE length(kind) >= 3 GROUP BY kind ORDER BY count(*) DESC, kind LIMIT $1`,
+      [limit],
+    );
+    return rows.map((row) => row.kind);
+  }
+
   /** Categories with their product counts, largest first. */
   async categories(): Promise<{ category: string; count: number }[]> {
     const rows: { category: string; count: string }[] = await this.dataSource.query(
