@@ -64,10 +64,21 @@ export class CommandDeadline {
     }
   }
 
+  /** Resolves once no command is waiting (each is answered, or failed by the sweep), or after `limitMs`. */
+  async idle(limitMs: number): Promise<void> {
+    const until = this.now() + limitMs;
+    while (this.waiting.size > 0 && this.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
+      this.sweep();
+    }
+  }
+
   close(): void {
     clearInterval(this.sweeper);
   }
 }
+
+const IDLE_POLL_MS = 20;
 
 function timedOut(timeoutMs: number): DomainError {
   return new DomainError(ErrorCode.SERVICE_UNAVAILABLE, `Redis did not answer within ${timeoutMs} ms`, {

@@ -34,6 +34,20 @@ import { RedisConnection } from './redis-connection';
     redis.resume();
     await waitFor(async () => (await connection.run((c) => c.ping()).catch(() => undefined)) === 'PONG');
   });
+
+  it('closes within a moment while the server does not answer, however many commands wait', async () => {
+    const other = await RedisConnection.connect(redis.url);
+    redis.pause();
+    try {
+      const pending = other.run((c) => c.ping()).catch(() => 'refused');
+      const started = Date.now();
+      await other.close();
+      expect(Date.now() - started).toBeLessThan(4_000);
+      await expect(pending).resolves.toBe('refused');
+    } finally {
+      redis.resume();
+    }
+  });
 });
 
 async function waitFor(check: () => Promise<boolean>, timeoutMs = 5_000): Promise<void> {

@@ -76,13 +76,20 @@ export class RedisConnection {
     }
   }
 
+  /**
+   * Closes both clients once the commands in flight are answered or past their deadline. A server
+   * that stopped answering never sends the replies node-redis' close() waits for (a shutdown
+   * during a Redis outage hung there): then the clients are destroyed, failing what still waits.
+   */
   async close(): Promise<void> {
     this.closed = true;
+    await this.deadline.idle(COMMAND_TIMEOUT_MS);
+    const stalled = this.deadline.stalled;
     this.deadline.close();
     const sub = await this.subscriberClient?.catch(() => undefined);
     for (const client of [sub, this.client]) {
       if (!client) continue;
-      if (client.isOpen) await client.close().catch(() => client.destroy());
+      if (client.isOpen && !stalled) await client.close().catch(() => client.destroy());
       else client.destroy();
     }
   }
