@@ -125,6 +125,8 @@ describe('the commerce agent (e2e)', () => {
     ['buy a kettle', 'Electric Kettle'],
     // Only the card's list of what the catalog sells names a speaker.
     ['buy a bluetooth speaker', 'Bluetooth Speaker'],
+    // No verb says "buy"; wanting a new one of a thing the shop sells is buying it.
+    ['I need a new kettle', 'Electric Kettle'],
   ])('is routed "%s", a thing its card says it sells, whatever the meaning alone says', async (text, product) => {
     const conversationId = randomUUID().replace(/-/g, '');
     const reply = await converse(text, conversationId);

@@ -1,5 +1,5 @@
 import { agentCard as agent } from './agent-card.fixture';
-import { actionObject, requestedAction, withOfferedActions } from './actions';
+import { actionObject, requestedAction, wantedNewThing, withOfferedActions } from './actions';
 import { DefaultRouter, Routing } from './default-router';
 
 const AGENTS = [
@@ -107,6 +107,32 @@ describe('actions a card must offer', () => {
     const twoShops = new DefaultRouter([...AGENTS, agent('outlet', 'Mug Outlet', 'Mugs for less', ['mug', 'cart'])]);
     expect(withOfferedActions(twoShops, request('buy a blue mug'), undecided(), 0.7).agentId).toBe('');
     expect(withOfferedActions(index, request('call the mug shop'), undecided(), 0.7).agentId).toBe('');
+  });
+
+  it.each([
+    ['I need a new desk lamp', 'desk lamp'],
+    ["I'd like another coffee mug for the office", 'coffee mug'],
+    ['could you get me a new phone charger', 'phone charger'],
+    ['we want some new towels', 'towels'],
+    // No "new": a thing made or done, not bought; a thing had; no wanting at all.
+    ['I want a coffee', undefined],
+    ['I need a timer for ten minutes', undefined],
+    ['my new lamp is broken', undefined],
+    ['play the new album', undefined],
+    ['I need my new glasses', undefined],
+  ])('reads the new thing "%s" wants as %s', (text, thing) => expect(wantedNewThing(text)).toBe(thing));
+
+  it('gives a new thing wanted, that words and meaning left undecided, to the only card selling it', () => {
+    const undecided = routed('', { confidence: 0.4, candidates: [], outOfScope: 'appliances' });
+    const mug = withOfferedActions(index, { text: "I'd like a new mug", multiAgent: true }, undecided, 0.7);
+    expect(mug).toMatchObject({ agentId: 'shop', confidence: 0.85, candidates: ['shop'] });
+    expect(mug.outOfScope).toBeUndefined();
+    expect(mug.reasoning).toMatch(/asks for buying \(mug\), which only shop's card offers for it$/);
+    // A thing no card sells stays undecided; a request whose words decided keeps its agent.
+    const lamp = withOfferedActions(index, { text: 'I need a new lamp', multiAgent: true }, undecided, 0.7);
+    expect(lamp).toEqual(undecided);
+    const decided = routed('calendar');
+    expect(withOfferedActions(index, { text: 'I need a new mug', multiAgent: true }, decided, 0.7)).toEqual(decided);
   });
 
   it('leaves an agent that offers the action, or that the request names, and requests asking for none', () => {

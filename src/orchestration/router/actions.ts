@@ -106,8 +106,13 @@ const FOR_THINGS: ReadonlySet<Action> = new Set(['buying', 'booking']);
 export function actionObject(text: string): string | undefined {
   const found = opening(text);
   if (!found || !FOR_THINGS.has(found.action)) return undefined;
+  return objectFrom(found.all, found.at + 1);
+}
+
+/** The words from `start` that say what a thing is, up to where, when or for whom. */
+function objectFrom(all: string[], start: number): string | undefined {
   const object: string[] = [];
-  for (const word of found.all.slice(found.at + 1)) {
+  for (const word of all.slice(start)) {
     if (OBJECT_ENDS.has(word)) break;
     // Pronouns and other stopwords ("buy *it*") say nothing of what either.
     const [term] = terms(word);
@@ -116,6 +121,32 @@ export function actionObject(text: string): string | undefined {
     }
   }
   return object.length ? object.join(' ') : undefined;
+}
+
+/** Words before a thing that say it is wanted: "I *need* a new lamp", "I'd *like* another mug". */
+const WANTING = new Set(['want', 'need', 'like', 'love']);
+/** Words that make a thing wanted one to be had, not one already had: "a *new* lamp", "*another* charger". */
+const FRESH = new Set(['new', 'another', 'spare', 'replacement']);
+const ARTICLES = new Set(['a', 'an', 'some', 'me', 'us']);
+
+/**
+ * The thing a request wants a new one of, though no verb asks to buy it ("I need a new desk
+ * lamp", "I'd like another coffee cup", "get me a new phone charger"): a buying, if a card
+ * offers to sell that thing. Not a thing had ("fix *my* new lamp"), nor one wanted without
+ * "new" or "another" ("I want a coffee" is made, not bought).
+ */
+export function wantedNewThing(text: string): string | undefined {
+  const all = words(text);
+  let at = 0;
+  let wanting = false;
+  for (; at < all.length && OPENERS.has(all[at]); at++) wanting ||= WANTING.has(all[at]);
+  if (FETCHING.has(all[at])) {
+    wanting = true;
+    at++;
+  }
+  if (!wanting) return undefined;
+  while (ARTICLES.has(all[at])) at++;
+  return FRESH.has(all[at]) ? objectFrom(all, at + 1) : undefined;
 }
 
 /** The card terms (stemmed, as the router indexes them) by which an agent offers each action. */
@@ -198,13 +229,15 @@ export function withOfferedActions(
 
 /**
  * A buying or booking of a thing only one card offers it for - the card has the thing's word
- * ("buy a *kettle*" to a shop whose card lists kettles) - goes to that card, whatever the words
- * and the meaning left undecided: the meaning may place the thing elsewhere ("boil the kettle",
- * an everyday request no agent serves), but the request is the offer's.
+ * ("buy a *kettle*", "I need a new kettle" to a shop whose card lists kettles) - goes to that
+ * card, whatever the words and the meaning left undecided: the meaning may place the thing
+ * elsewhere ("boil the kettle", an everyday request no agent serves), but the request is the
+ * offer's.
  */
 function soleOffer(index: CardIndex, text: string, threshold: number): Routing | undefined {
-  const action = requestedAction(text);
-  const object = actionObject(text);
+  const wanted = requestedAction(text) === undefined ? wantedNewThing(text) : undefined;
+  const action = wanted ? 'buying' : requestedAction(text);
+  const object = wanted ?? actionObject(text);
   if (action === undefined || object === undefined || !FOR_THINGS.has(action)) return undefined;
   const offered = offering(index, action, object);
   if (offered.length !== 1) return undefined;
