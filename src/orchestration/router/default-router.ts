@@ -1,6 +1,7 @@
 import type { AgentProfile } from '../../a2a/agent-profile';
 import type { AgentChoiceResult } from '../orchestration.types';
 import { ClauseVerdict, routeClauses } from './clause-routing';
+import { namesDeliberately } from './naming';
 import {
   GENERIC_TERMS,
   isOrder,
@@ -177,27 +178,10 @@ export class DefaultRouter {
     return this.postings.get(term)?.some((p) => p.agent === index) ?? false;
   }
 
-  /**
-   * Whether the text names the agent deliberately: a word of its name (not of its id) as the
-   * place or the helper of the request - "put it *on the calendar*", "book it *through Rail
-   * Departures*", "*ask* the wiki" - not as what the request is about ("book a *train* ticket"
-   * does not name an agent called Trains).
-   */
+  /** Whether the text names the agent deliberately (`namesDeliberately`). */
   names(agentId: string, text: string): boolean {
     const name = this.nameTerms[this.ids.indexOf(agentId)];
-    if (name === undefined) return false;
-    const all = words(text);
-    const inName = (word: string) => {
-      const term = stem(word);
-      return name.has(term) && !GENERIC_TERMS.has(term);
-    };
-    return all.some((word, i) => {
-      if (!inName(word)) return false;
-      // Back over the name's other words and any determiner to what introduces it.
-      let at = i - 1;
-      while (at >= 0 && (inName(all[at]) || NAME_DETERMINERS.has(all[at]))) at--;
-      return at >= 0 && NAMING.has(all[at]);
-    });
+    return name !== undefined && namesDeliberately(name, text);
   }
 
   /**
@@ -343,13 +327,6 @@ export class DefaultRouter {
     return { order, scores, confidence, strong, matched, matchedWhat, other, named, specific: specificTerms };
   }
 }
-
-/** Words that introduce a helper or a place by its name: "*on* the calendar", "*ask* the wiki", "*via* Spotify". */
-const NAMING = new Set(
-  'on in into onto to with through via using use from by at ask tell open get have let'.split(' '),
-);
-/** Words between such a word and the name: "on *the* calendar", "in *my* family calendar". */
-const NAME_DETERMINERS = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'its', 'this', 'that']);
 
 /** An agent's name and id as words: both are evidence of what it does. */
 function nameOf(agent: AgentProfile): string {

@@ -1,0 +1,29 @@
+import { GENERIC_TERMS, stem, words } from './text-analysis';
+
+/** Words that introduce a helper or a place by its name: "*on* the calendar", "*ask* the wiki", "*via* Spotify". */
+const NAMING = new Set(
+  'on in into onto to with through via using use from by at ask tell open get have let'.split(' '),
+);
+/** Words between such a word and the name: "on *the* calendar", "in *my* family calendar". */
+const NAME_DETERMINERS = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'its', 'this', 'that']);
+
+/**
+ * Whether the text names an agent deliberately: a word of its name (`name`: the name's terms,
+ * stemmed) as the place or the helper of the request - "put it *on the calendar*", "book it
+ * *through Rail Departures*", "*ask* the wiki" - not as what the request is about ("book a
+ * *train* ticket" does not name an agent called Trains).
+ */
+export function namesDeliberately(name: ReadonlySet<string>, text: string): boolean {
+  const all = words(text);
+  const inName = (word: string) => {
+    const term = stem(word);
+    return name.has(term) && !GENERIC_TERMS.has(term);
+  };
+  return all.some((word, i) => {
+    if (!inName(word)) return false;
+    // Back over the name's other words and any determiner to what introduces it.
+    let at = i - 1;
+    while (at >= 0 && (inName(all[at]) || NAME_DETERMINERS.has(all[at]))) at--;
+    return at >= 0 && NAMING.has(all[at]);
+  });
+}
