@@ -28,6 +28,13 @@ describe('EmbeddedPostgres', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
+  it("keeps PostgreSQL's page cache small (32MB, not a server's 128MB), its other settings as initdb wrote them", async () => {
+    const settings = await client.query(
+      "SELECT current_setting('shared_buffers') AS buffers, current_setting('TimeZone') AS zone, current_setting('search_path') AS path",
+    );
+    expect(settings.rows[0]).toEqual({ buffers: '32MB', zone: 'UTC', path: 'public' });
+  });
+
   it('answers a parameterised statement with all its replies in one send, not one per protocol message', async () => {
     await client.query('CREATE TABLE IF NOT EXISTS coalesce_check (id text PRIMARY KEY, n int)');
     await client.query('INSERT INTO coalesce_check VALUES ($1, $2)', ['warm', 0]);
