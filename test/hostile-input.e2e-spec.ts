@@ -194,6 +194,18 @@ describe('hostile input (e2e)', () => {
     });
   });
 
+  describe('a path parameter that is not valid percent-encoding → 400, never 500', () => {
+    it.each([
+      '/api/agents/orchestrator/json/v1/tasks/%ZZ',
+      '/api/agents/orchestrator/json/v1/tasks/%E0%A4%A',
+      '/api/agents/orchestrator/json/v1/tasks/%ED%A0%80:cancel',
+      '/api/agents/orchestrator/json/v1/tasks/%/pushNotificationConfigs',
+    ])('A2A HTTP+JSON %s', async (path) => {
+      const res = await t.http().get(path).set(admin).set('A2A-Version', '1.0').expect(400);
+      expect(res.body).toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringContaining('decode param') });
+    });
+  });
+
   describe('task-tree params', () => {
     it('keeps inputs whose keys are names of Object.prototype members', async () => {
       for (const key of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {

@@ -58,6 +58,16 @@ export function toDomainError(error: unknown): DomainError {
       }
     }
   }
+  // The router's decodeParam: a path parameter that is not valid percent-encoding (`%ZZ`, `%E0%A4%A`).
+  if (error instanceof URIError) {
+    return new DomainError(
+      ErrorCode.INVALID_REQUEST,
+      error.message || 'A path parameter is not valid percent-encoding',
+      {
+        cause: error,
+      },
+    );
+  }
   if (isDatabaseOutage(error)) {
     return new DomainError(ErrorCode.SERVICE_UNAVAILABLE, 'The database is unavailable; try again shortly', {
       retryAfterSeconds: 1,
