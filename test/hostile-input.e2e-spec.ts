@@ -206,6 +206,20 @@ describe('hostile input (e2e)', () => {
     });
   });
 
+  describe('a URL that decodes to a NUL (text PostgreSQL cannot store) → 400 naming the part, never 500', () => {
+    it.each([
+      ['/api/agents/orchestrator/json/v1/tasks/x%00y', 'path'],
+      ['/api/agents/orchestrator/json/v1/tasks/x/pushNotificationConfigs/%00', 'path'],
+      ['/api/agents/orchestrator/json/v1/tasks?contextId=%00', 'query'],
+      ['/api/agents/x%00y', 'path'],
+      ['/internal/orchestration/tasks/x%00y', 'path'],
+      ['/internal/agents/%00/resolution', 'path'],
+    ])('GET %s', async (path, field) => {
+      const res = await t.http().get(path).set(admin).set('A2A-Version', '1.0').expect(400);
+      expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', details: { fields: [{ field }] } });
+    });
+  });
+
   describe('task-tree params', () => {
     it('keeps inputs whose keys are names of Object.prototype members', async () => {
       for (const key of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {

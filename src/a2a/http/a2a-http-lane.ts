@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { HttpErrorResponder } from '../../platform/errors/http-error.responder';
 import { JsonBodyParser } from '../../platform/http/json-body.middleware';
+import { urlTextProblem } from '../../platform/http/json-limits';
 import { labelRoute } from '../../platform/metrics/http-metrics';
 import { A2aGate } from '../a2a-gate';
 import { AgentHost } from '../hosting/agent-host';
@@ -49,7 +50,8 @@ export class A2aHttpLane {
   private async serve(route: AgentRoute, req: Request, res: Response): Promise<void> {
     labelRoute(req, route.pattern, route.jsonRpc ? 'jsonrpc' : 'http');
     const fail = (error: unknown) => this.errors.reply(error, req, res, route.jsonRpc);
-    if (route.problem) return fail(route.problem);
+    const problem = route.problem ?? urlTextProblem(req.url);
+    if (problem) return fail(problem);
     try {
       await this.gate.admitHttp(req, res, route.agentId);
       this.host.serve(route.agentId, route.base, route.rest, req, res, fail);

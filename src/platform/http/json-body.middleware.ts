@@ -6,7 +6,7 @@ import { DomainError } from '../errors/domain-error';
 import { ErrorCode } from '../errors/error-code';
 import { toDomainError } from '../errors/to-domain-error';
 import type { JsonLimits } from '../config/app-config';
-import { scanJson, textProblem } from './json-limits';
+import { scanJson, textProblem, urlTextProblem } from './json-limits';
 
 /** Media types read as JSON bodies. */
 export const JSON_TYPES = ['application/json', 'application/*+json'];
@@ -64,7 +64,7 @@ export class JsonBodyParser {
 }
 
 /**
- * Parses JSON bodies (JsonBodyParser) for Nest's routes. Its errors go through the global filter
+ * Refuses a URL holding a NUL (urlTextProblem), then parses JSON bodies (JsonBodyParser) for Nest's routes. Its errors go through the global filter
  * like any other: malformed JSON → 400 (JSON-RPC -32700 on JSON-RPC routes), too large → 413, a
  * body that is not JSON → 415. (Nest's own body parser is off; see bootstrap.)
  */
@@ -73,6 +73,8 @@ export class JsonBodyMiddleware implements NestMiddleware {
   constructor(private readonly body: JsonBodyParser) {}
 
   async use(req: Request, res: Response, next: NextFunction): Promise<void> {
+    const problem = urlTextProblem(req.originalUrl);
+    if (problem) throw problem;
     await this.body.parse(req, res);
     next();
   }

@@ -89,6 +89,21 @@ export function textProblem(value: unknown, root: string): DomainError | undefin
   ]);
 }
 
+/** `%00` in a URL: decoded, a NUL (the one unstorable character percent-encoding can make). */
+const ENCODED_NUL = /%00/;
+
+/**
+ * The same rule for a request's URL: a path segment or query parameter that decodes to a NUL
+ * (an id, a filter) is refused naming the part, rather than reaching a query PostgreSQL rejects.
+ * (A lone surrogate cannot come from a URL: decoding its UTF-8 fails first.)
+ */
+export function urlTextProblem(url: string): DomainError | undefined {
+  if (!ENCODED_NUL.test(url)) return undefined;
+  const query = url.indexOf('?');
+  const field = query !== -1 && ENCODED_NUL.test(url.slice(query)) ? 'query' : 'path';
+  return DomainError.validation([{ field, reason: 'contains a NUL character (%00), which cannot be stored' }]);
+}
+
 /**
  * Parses a JSON text that arrives outside an HTTP body (a WebSocket frame, a gRPC field holding
  * JSON) under the same limits and text rule as bodies. A text that is not JSON is MALFORMED_REQUEST.
