@@ -1,6 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import { A2AService } from '@a2a-js/sdk/server/grpc';
-import { rawUnaryError } from './support/grpc-clients';
+import { call, rawUnaryError, switchboardClient, Unary } from './support/grpc-clients';
 import { startTestApp, TEST_ADMIN_KEY, TestApp } from './support/test-app';
 
 /** protobuf: a length-delimited field. */
@@ -245,10 +245,23 @@ describe('hostile input (e2e)', () => {
       ['{"offset":-1}', 'offset'],
       ['{"limit":1e20}', 'limit'],
       ['{"offset":1.5}', 'offset'],
+      ['{"parent_id":"not-a-task-id"}', 'parent_id'],
     ])('tasks.list %s → -32602 naming %s', async (params, field) => {
       const res = await rpc('/tasks', 'tasks.list', params).expect(200);
       expect(res.body).toMatchObject({ id: 7, error: { code: -32602 } });
       expect(res.body.error.message).toContain(field);
+    });
+
+    it('gRPC ListTasks with a parent_id that is not a task id → INVALID_ARGUMENT', async () => {
+      type Client = grpc.Client & { ListTasks: Unary<{ parent_id: string }, unknown> };
+      const client = switchboardClient<Client>('tasks', 'TaskService', t.grpcAddress);
+      try {
+        const { error } = await call(client.ListTasks, client, { parent_id: 'not-a-task-id' }, admin);
+        expect(error?.code).toBe(grpc.status.INVALID_ARGUMENT);
+        expect(error?.details).toContain('parent_id');
+      } finally {
+        client.close();
+      }
     });
 
     it('tasks.create with an out-of-range priority → -32602', async () => {

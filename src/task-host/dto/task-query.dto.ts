@@ -7,6 +7,7 @@ import {
   IsOptional,
   IsString,
   IsUrl,
+  IsUUID,
   Max,
   Min,
   MinLength,
@@ -30,9 +31,9 @@ export class ListParamsDto {
   @MinLength(1)
   user_id?: string;
 
+  /** Task ids are UUIDs; anything else must not reach the uuid column. */
   @IsOptional()
-  @IsString()
-  @MinLength(1)
+  @IsUUID()
   parent_id?: string;
 
   @IsOptional()
