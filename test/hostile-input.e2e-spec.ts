@@ -264,6 +264,18 @@ describe('hostile input (e2e)', () => {
       }
     });
 
+    it.each(['name', 'priority', 'inputs', 'params', 'schemas', 'dependencies', 'status', 'progress'])(
+      'tasks.update clearing %s (a column that always holds a value) → -32602 naming it',
+      async (field) => {
+        const created = await rpc('/tasks', 'tasks.create', '{"name":"x"}');
+        const task_id = created.body.result.id as string;
+        const res = await rpc('/tasks', 'tasks.update', JSON.stringify({ task_id, [field]: null })).expect(200);
+        expect(res.body).toMatchObject({ id: 7, error: { code: -32602, data: { field } } });
+        const cleared = await rpc('/tasks', 'tasks.update', JSON.stringify({ task_id, result: null, error: null }));
+        expect(cleared.body.error).toBeUndefined();
+      },
+    );
+
     it('tasks.create with an out-of-range priority → -32602', async () => {
       const res = await rpc('/tasks', 'tasks.create', '{"name":"x","priority":1e20}').expect(200);
       expect(res.body.error.code).toBe(-32602);

@@ -15,6 +15,8 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
+import { DomainError } from '../../platform/errors/domain-error';
+import { validateInput } from '../../platform/validation/validate-input';
 import { TASK_STATUSES, TaskStatus } from '../entities/task.entity';
 import { IsJsonObject } from '../../platform/validation/is-json-object';
 
@@ -110,4 +112,17 @@ export class TaskUpdateDto extends PartialType(
   @Min(0)
   @Max(1)
   progress?: number;
+}
+
+/** What tasks.update may set but not clear: their columns hold a value always (result and error may be cleared). */
+const NOT_NULL_UPDATES = ['name', 'priority', 'inputs', 'params', 'schemas', 'dependencies', 'status', 'progress'];
+
+/**
+ * tasks.update's changes, validated. A null is refused for a field that cannot be cleared (the
+ * DTO's optional fields let null through, as class-validator's IsOptional does).
+ */
+export function taskUpdate(plain: Record<string, unknown>): TaskUpdateDto {
+  const cleared = NOT_NULL_UPDATES.filter((field) => plain[field] === null);
+  if (cleared.length > 0) throw DomainError.validation(cleared.map((field) => ({ field, reason: 'cannot be null' })));
+  return validateInput(TaskUpdateDto, plain);
 }

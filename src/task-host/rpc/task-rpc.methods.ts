@@ -3,7 +3,7 @@ import type { Principal } from '../../platform/auth/principal';
 import { DomainError } from '../../platform/errors/domain-error';
 import { JsonRpcDispatcher, JsonRpcHandler, StreamedResult } from '../../platform/json-rpc/json-rpc';
 import { validateInput } from '../../platform/validation/validate-input';
-import { TaskUpdateDto } from '../dto/task-input.dto';
+import { taskUpdate } from '../dto/task-input.dto';
 import { toTaskView } from '../dto/task.view';
 import { TaskEventStreams } from '../engine/task-event-streams';
 import { taskIdParam } from '../task-access';
@@ -68,7 +68,7 @@ export class TaskRpcMethods {
     );
     if (immutable.length > 0)
       throw DomainError.validation(immutable.map((field) => ({ field, reason: 'cannot be changed' })));
-    const changes = validateInput(TaskUpdateDto, {
+    const changes = taskUpdate({
       ...fields,
       dependencies: normalizeDependencies(fields.dependencies),
     });
