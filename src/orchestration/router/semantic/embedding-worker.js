@@ -6,6 +6,13 @@
 // TypeScript loader. Each vector goes back normalised to unit length, so a dot product is a cosine.
 const { parentPort } = require('node:worker_threads');
 
+/**
+ * Texts given to the model at once. Its memory grows to fit the largest batch it is given and
+ * never shrinks: 360 texts in one batch left a process ~120 MB larger than in batches of 32, which
+ * were no slower; the server, which embeds the everyday requests at start, idles ~30 MB smaller.
+ */
+const MODEL_BATCH = 32;
+
 async function main() {
   const started = Date.now();
   const { initModel } = require('@energetic-ai/embeddings');
@@ -22,7 +29,10 @@ async function main() {
     if (!message || message.type !== 'embed') return;
     queue = queue.then(async () => {
       try {
-        const vectors = await model.embed(message.texts);
+        const vectors = [];
+        for (let from = 0; from < message.texts.length; from += MODEL_BATCH) {
+          vectors.push(...(await model.embed(message.texts.slice(from, from + MODEL_BATCH))));
+        }
         const flat = new Float32Array(vectors.length * dimensions);
         vectors.forEach((vector, row) => {
           let norm = 0;
