@@ -220,6 +220,39 @@ describe('hostile input (e2e)', () => {
     });
   });
 
+  describe('MCP requests whose params do not fit the method → the client’s error, never -32603', () => {
+    const accept = { Accept: 'application/json, text/event-stream' };
+    let session: Record<string, string>;
+    /** The JSON-RPC answer, sent as JSON or as one server-sent event. */
+    const answer = (text: string) => JSON.parse(/^data: (.*)$/m.exec(text)?.[1] ?? text) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+    beforeAll(async () => {
+      const init = await post(
+        '/mcp',
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 0,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'hostile', version: '1' } },
+        }),
+      ).set(accept);
+      session = { ...accept, 'Mcp-Session-Id': init.headers['mcp-session-id'], 'MCP-Protocol-Version': '2025-06-18' };
+      await post('/mcp', '{"jsonrpc":"2.0","method":"notifications/initialized"}').set(session);
+    });
+
+    it.each([
+      ['tools/call', '{}', -32602, 'name'],
+      ['tools/call', '{"name":"get_task","arguments":null}', -32602, 'arguments'],
+      ['logging/setLevel', '{"level":"bogus"}', -32602, 'level'],
+      ['resources/read', '{"uri":""}', -32602, 'uri'],
+      ['resources/read', '{"uri":"switchboard://tasks/no-such-task"}', -32602, 'no-such-task'],
+    ])('%s %s → %d', async (method, params, code, named) => {
+      const res = await post('/mcp', `{"jsonrpc":"2.0","id":7,"method":"${method}","params":${params}}`).set(session);
+      expect(res.status).toBe(200);
+      expect(answer(res.text)).toMatchObject({ id: 7, error: { code, message: expect.stringContaining(named) } });
+    });
+  });
+
   describe('task-tree params', () => {
     it('keeps inputs whose keys are names of Object.prototype members', async () => {
       for (const key of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {

@@ -1,4 +1,5 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ErrorCode as McpErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Injectable, Logger } from '@nestjs/common';
 import { z } from 'zod';
@@ -6,6 +7,7 @@ import { PUSH_EVENTS } from '../a2a/push/entities/push-subscription.entity';
 import type { Principal } from '../platform/auth/principal';
 import type { Scope } from '../platform/auth/scopes';
 import { isDomainError } from '../platform/errors/domain-error';
+import { jsonRpcCodeFor } from '../platform/errors/json-rpc-error.mapping';
 import { McpToolsService, ToolError } from './mcp-tools.service';
 
 const VERSION = '1.0.0';
@@ -172,6 +174,7 @@ export class McpServerFactory {
         return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(view) }] };
       },
     );
+    answerClientMistakesAsSuch(server);
     return server;
   }
 
@@ -190,4 +193,47 @@ function success(result: unknown): CallToolResult {
 
 function failure(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
+}
+
+type RequestHandler = (request: unknown, extra: unknown) => Promise<unknown>;
+
+/**
+ * The SDK answers whatever a request handler throws with the error's numeric `code`, else -32603:
+ * so a request whose params do not fit the method (its schema's ZodError: tools/call without a
+ * name, `arguments: null`, an unknown logging level), a resource uri that is not a URL, or a task
+ * resource that is not there would read as the hub's failure. They are the client's: -32602 with
+ * the problem (as the SDK answers an unknown resource), and the hub's errors with their code from
+ * the JSON-RPC table. The SDK keeps its handlers in a private map (1.x), each parsing the params
+ * before it calls the registered one; hostile-input e2e notices if that changes.
+ */
+function answerClientMistakesAsSuch(server: McpServer): void {
+  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, RequestHandler> })._requestHandlers;
+  if (!(handlers instanceof Map)) return;
+  for (const [method, handler] of handlers) {
+    handlers.set(method, async (request, extra) => {
+      try {
+        return await handler(request, extra);
+      } catch (error) {
+        throw asMcpError(error);
+      }
+    });
+  }
+}
+
+function asMcpError(error: unknown): unknown {
+  if (error instanceof McpError) return error;
+  // A tool's own failure (a task that is not there) reached through a resource.
+  if (error instanceof ToolError) return new McpError(McpErrorCode.InvalidParams, error.message);
+  if (isDomainError(error)) return new McpError(jsonRpcCodeFor(error.code), error.message);
+  const issues = (error as { issues?: unknown } | null)?.issues;
+  if (/ZodError$/.test((error as Error | null)?.name ?? '') && Array.isArray(issues)) {
+    const problems = (issues as { path?: unknown[]; message?: string }[]).map(
+      (issue) => `${(issue.path ?? []).join('.') || 'params'}: ${issue.message ?? 'invalid'}`,
+    );
+    return new McpError(McpErrorCode.InvalidParams, `Invalid params: ${problems.join('; ')}`);
+  }
+  if ((error as { code?: unknown } | null)?.code === 'ERR_INVALID_URL') {
+    return new McpError(McpErrorCode.InvalidParams, 'Invalid params: uri is not a URL');
+  }
+  return error;
 }
