@@ -1,4 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
+import { createServer, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { A2AService } from '@a2a-js/sdk/server/grpc';
 import { call, rawUnaryError, switchboardClient, Unary } from './support/grpc-clients';
 import { startTestApp, TEST_ADMIN_KEY, TestApp } from './support/test-app';
@@ -35,7 +37,11 @@ describe('hostile input (e2e)', () => {
   const admin = { 'X-Api-Key': TEST_ADMIN_KEY };
 
   beforeAll(async () => {
-    t = await startTestApp({ RATE_LIMIT_REGISTRY_PER_MIN: '1000', RATE_LIMIT_CONVERSATION_PER_MIN: '1000' });
+    t = await startTestApp({
+      RATE_LIMIT_REGISTRY_PER_MIN: '1000',
+      RATE_LIMIT_CONVERSATION_PER_MIN: '1000',
+      ALLOW_PRIVATE_NETWORK_TARGETS: 'true',
+    });
   });
   afterAll(async () => t?.close());
   afterEach(async () => {
@@ -250,6 +256,45 @@ describe('hostile input (e2e)', () => {
       const res = await post('/mcp', `{"jsonrpc":"2.0","id":7,"method":"${method}","params":${params}}`).set(session);
       expect(res.status).toBe(200);
       expect(answer(res.text)).toMatchObject({ id: 7, error: { code, message: expect.stringContaining(named) } });
+    });
+  });
+
+  describe('a remote card holding text PostgreSQL cannot store → refused as an invalid card, never 500', () => {
+    let remote: Server;
+    let baseUrl: string;
+
+    beforeAll(async () => {
+      // JSON.stringify writes the NUL as \u0000 and the lone surrogate as \ud800: the card parses into both.
+      const card = {
+        protocolVersion: '0.3.0',
+        name: 'Hostile\u0000Agent',
+        description: 'x\ud800',
+        url: 'http://127.0.0.1/a2a',
+        version: '1',
+        capabilities: {},
+        defaultInputModes: ['text/plain'],
+        defaultOutputModes: ['text/plain'],
+        skills: [{ id: 's', name: 's', description: 'd', tags: ['t'] }],
+      };
+      remote = createServer((_req, res) =>
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(card)),
+      );
+      await new Promise<void>((resolve) => remote.listen(0, '127.0.0.1', resolve));
+      baseUrl = `http://127.0.0.1:${(remote.address() as AddressInfo).port}`;
+    });
+    afterAll(() => new Promise<void>((resolve) => remote.close(() => resolve())));
+
+    it('POST /api/agents → 400 VALIDATION_FAILED naming the field', async () => {
+      const res = await post('/api/agents', JSON.stringify({ id: 'hostile-card', base_url: baseUrl })).expect(400);
+      expect(res.body.code).toBe('VALIDATION_FAILED');
+      expect(res.body.details.problems).toContainEqual(expect.objectContaining({ path: 'name', severity: 'error' }));
+      await t.http().get('/api/agents/hostile-card').set(admin).expect(404);
+    });
+
+    it('POST /api/agents/validate reports the card as failed', async () => {
+      const res = await post('/api/agents/validate', JSON.stringify({ base_url: baseUrl })).expect(200);
+      expect(res.body).toMatchObject({ validation: 'failed' });
+      expect(res.body.problems).toContainEqual(expect.objectContaining({ path: 'name', severity: 'error' }));
     });
   });
 

@@ -170,6 +170,11 @@ function limitError(what: string, limit: string, max: number): DomainError {
 
 const UNSTORABLE = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/** Where in `value` (named `path`) the first text PostgreSQL cannot store is (see textProblem), if anywhere. */
+export function unstorableTextPath(value: unknown, path: string): string | undefined {
+  return badTextPath(value, path);
+}
+
 function badTextPath(value: unknown, path: string): string | undefined {
   if (typeof value === 'string') return UNSTORABLE.test(value) ? path : undefined;
   if (value === null || typeof value !== 'object') return undefined;

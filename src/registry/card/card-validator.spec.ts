@@ -313,6 +313,25 @@ describe('validateAgentCard', () => {
     });
   });
 
+  describe('text the hub cannot store', () => {
+    it.each([
+      ['name', { name: 'Lights\u0000Agent' }, 'name'],
+      [
+        'a skill description',
+        { skills: [{ id: 's', name: 's', description: 'x\ud800', tags: ['t'] }] },
+        'skills[0].description',
+      ],
+    ])('fails a card with a NUL or a lone surrogate in %s, naming it', (_what, change, path) => {
+      const report = validateAgentCard({ ...lightsCardV03(), ...change }, { baseUrl: 'https://lights.example.com' });
+      expect(report.validation).toBe('failed');
+      expect(errors(report)).toContainEqual({
+        severity: 'error',
+        path,
+        message: expect.stringContaining('cannot be stored'),
+      });
+    });
+  });
+
   describe('required fields', () => {
     it.each([
       'protocolVersion',

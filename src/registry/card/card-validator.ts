@@ -11,6 +11,7 @@ import {
   unknownTransportMessage,
   unknownVersionMessage,
 } from './card-endpoints';
+import { unstorableTextPath } from '../../platform/http/json-limits';
 import { CardLayout, schemaProblems } from './card-schema';
 import { describeValue, isRecord, joinIndex, quote, quoteAll } from './card-text';
 import type { CardProblem, CardValidationReport, ValidateAgentCardOptions } from './card-validation.types';
@@ -37,6 +38,13 @@ export function validateAgentCard(card: unknown, options: ValidateAgentCardOptio
   const layout = detectLayout(card);
   const checks = new CardChecks(card, httpHost(options.baseUrl));
   checks.add(...schemaProblems(layout, card));
+  // A card the hub cannot store (it keeps every registered card in PostgreSQL) cannot be registered.
+  const unstorable = unstorableTextPath(card, 'card');
+  if (unstorable !== undefined) {
+    const path = unstorable.replace(/^card\.?/, '');
+    const reason = 'contains a NUL character or an unpaired UTF-16 surrogate, which cannot be stored';
+    checks.add(problem('error', path, `${path || 'the card'} ${reason}`));
+  }
   const endpoint = layout === 'v0.3' ? checks.v03() : layout === 'v1.0' ? checks.v10() : checks.unknownLayout();
   checks.content(layout);
 
