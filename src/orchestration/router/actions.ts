@@ -235,8 +235,9 @@ export function withOfferedActions(
  * offer's.
  */
 function soleOffer(index: CardIndex, text: string, threshold: number): Routing | undefined {
-  const wanted = requestedAction(text) === undefined ? wantedNewThing(text) : undefined;
-  const action = wanted ? 'buying' : requestedAction(text);
+  const requested = requestedAction(text);
+  const wanted = requested === undefined ? wantedNewThing(text) : undefined;
+  const action = wanted ? 'buying' : requested;
   const object = wanted ?? actionObject(text);
   if (action === undefined || object === undefined || !FOR_THINGS.has(action)) return undefined;
   const offered = offering(index, action, object);
