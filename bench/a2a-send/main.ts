@@ -63,7 +63,8 @@ async function main(): Promise<void> {
     `load: autocannon ${packageVersion('autocannon')}, ${options.connections.join(' and ')} connections, ` +
       `${options.durationSeconds} s after ${options.warmupSeconds} s warm-up, ${options.rounds} round(s), ` +
       `${cells.length} cells; variants ${options.variants.join(', ')}; hub backends: ` +
-      options.backends.map((b) => `${b} = ${BACKEND_LABELS[b]}`).join(', '),
+      options.backends.map((b) => `${b} = ${BACKEND_LABELS[b]}`).join(', ') +
+      (options.hubNodeOptions ? `; hub NODE_OPTIONS ${options.hubNodeOptions}` : ''),
   );
   const profileDir = join(PROJECT_ROOT, 'bench', 'results', 'profiles');
   const profiles: CellProfile[] = [];

@@ -26,6 +26,9 @@ export const USAGE = `Usage: npm run bench:a2a-send -- [options]
   --log-level <level>   the hubs' LOG_LEVEL (default silent)
   --hub-env NAME=VALUE  another setting for the hubs, e.g. WRITE_BEHIND_DELAY_MS=50 (repeatable;
                         only the variables the server reads, see .env.example)
+  --hub-node-options <flags>
+                        Node/V8 options for the hubs alone (their NODE_OPTIONS), e.g.
+                        --hub-node-options=--max-semi-space-size=32 (default: none)
   --profile             CPU-profile each target's server process during its first measured run
                         (written next to the results; slows the servers down: figures are marked)
   --out <file>          where to write the JSON (default bench/results/a2a-send-<timestamp>.json)
@@ -47,6 +50,8 @@ export interface Options {
   logLevel: string;
   /** Settings for the hubs beyond the benchmark's own (--hub-env). */
   hubEnv: Record<string, string>;
+  /** NODE_OPTIONS for the hubs (--hub-node-options). */
+  hubNodeOptions?: string;
   profile: boolean;
   out: string;
 }
@@ -67,6 +72,7 @@ export function parseOptions(projectRoot: string, stamp: string): Options {
       'no-redis': { type: 'boolean', default: false },
       'log-level': { type: 'string', default: 'silent' },
       'hub-env': { type: 'string', multiple: true, default: [] },
+      'hub-node-options': { type: 'string' },
       profile: { type: 'boolean', default: false },
       out: { type: 'string' },
       help: { type: 'boolean', default: false },
@@ -105,6 +111,7 @@ export function parseOptions(projectRoot: string, stamp: string): Options {
     redisUrl: values['redis-url'],
     logLevel: values['log-level'],
     hubEnv: parseHubEnv(values['hub-env']),
+    hubNodeOptions: values['hub-node-options'],
     profile: values.profile,
     out: values.out ?? join(projectRoot, 'bench', 'results', `a2a-send-${stamp}.json`),
   };

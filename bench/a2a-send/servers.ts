@@ -40,15 +40,20 @@ export async function startServers(options: Options, servers: Servers): Promise<
   const remoteVariants = new Set<Variant>(wants('proxy') ? variants : []);
   if (wants('orchestrator')) remoteVariants.add(ORCHESTRATED_VARIANT);
   for (const backend of options.backends) {
-    servers.hubs[backend] = await TargetProcess.start(`hub (${backend})`, 'hub', {
-      databaseUrl: backend === 'real' ? options.databaseUrl : undefined,
-      redisUrl: backend === 'real' ? options.redisUrl : undefined,
-      logLevel: options.logLevel,
-      env: options.hubEnv,
-      localVariants: wants('hub') ? variants : [],
-      remoteOrigin: servers.remote?.info.baseUrl,
-      remoteVariants: [...remoteVariants],
-    });
+    servers.hubs[backend] = await TargetProcess.start(
+      `hub (${backend})`,
+      'hub',
+      {
+        databaseUrl: backend === 'real' ? options.databaseUrl : undefined,
+        redisUrl: backend === 'real' ? options.redisUrl : undefined,
+        logLevel: options.logLevel,
+        env: options.hubEnv,
+        localVariants: wants('hub') ? variants : [],
+        remoteOrigin: servers.remote?.info.baseUrl,
+        remoteVariants: [...remoteVariants],
+      },
+      options.hubNodeOptions,
+    );
   }
 }
 

@@ -7,7 +7,20 @@ import type { EchoOptions, TargetInfo, TargetKind } from './target-process';
 export type TargetProcess = BenchProcess<TargetInfo>;
 
 export const TargetProcess = {
-  start(label: string, kind: TargetKind, options: HubOptions | EchoOptions = {}): Promise<TargetProcess> {
-    return BenchProcess.start<TargetInfo>(label, join(__dirname, 'target-process.ts'), [kind, JSON.stringify(options)]);
+  /** `nodeOptions`: NODE_OPTIONS for this process alone (e.g. V8 flags for a hub). */
+  start(
+    label: string,
+    kind: TargetKind,
+    options: HubOptions | EchoOptions = {},
+    nodeOptions?: string,
+  ): Promise<TargetProcess> {
+    return BenchProcess.start<TargetInfo>(
+      label,
+      join(__dirname, 'target-process.ts'),
+      [kind, JSON.stringify(options)],
+      {
+        env: nodeOptions ? { NODE_OPTIONS: nodeOptions } : undefined,
+      },
+    );
   },
 };
