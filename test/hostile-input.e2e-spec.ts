@@ -298,6 +298,44 @@ describe('hostile input (e2e)', () => {
     });
   });
 
+  describe('deleting a push notification config that was never stored → not found, not a success', () => {
+    it('JSON-RPC (v0.3 and v1.0) and HTTP+JSON', async () => {
+      const message = {
+        kind: 'message',
+        messageId: 'push-1',
+        role: 'user',
+        parts: [{ kind: 'text', text: 'turn on the light' }],
+      };
+      const sent = await rpc('/api/agents/orchestrator/v1', 'message/send', JSON.stringify({ message }));
+      const taskId = sent.body.result.id as string;
+      const v03 = await rpc(
+        '/api/agents/orchestrator/v1',
+        'tasks/pushNotificationConfig/delete',
+        JSON.stringify({ id: taskId, pushNotificationConfigId: 'never-stored' }),
+      ).expect(200);
+      expect(v03.body).toMatchObject({
+        id: 7,
+        error: { code: -32001, message: expect.stringContaining('never-stored') },
+      });
+      const v1 = await post(
+        '/api/agents/orchestrator/v1',
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 8,
+          method: 'DeleteTaskPushNotificationConfig',
+          params: { taskId, id: 'never-stored' },
+        }),
+      ).set('A2A-Version', '1.0');
+      expect(v1.body).toMatchObject({ id: 8, error: { code: -32001 } });
+      await t
+        .http()
+        .delete(`/api/agents/orchestrator/json/v1/tasks/${taskId}/pushNotificationConfigs/never-stored`)
+        .set(admin)
+        .set('A2A-Version', '1.0')
+        .expect(404);
+    });
+  });
+
   describe('task-tree params', () => {
     it('keeps inputs whose keys are names of Object.prototype members', async () => {
       for (const key of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {

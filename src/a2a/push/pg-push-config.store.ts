@@ -1,5 +1,5 @@
 import type { TaskPushNotificationConfig } from '@a2a-js/sdk';
-import { RequestMalformedError } from '@a2a-js/sdk/errors';
+import { RequestMalformedError, TaskNotFoundError } from '@a2a-js/sdk/errors';
 import type { PushNotificationStore, ServerCallContext, StoredPushNotificationConfig } from '@a2a-js/sdk/server';
 import { randomUUID } from 'node:crypto';
 import { SecretBox } from '../../platform/crypto/secret-box';
@@ -78,8 +78,12 @@ export class PgPushConfigStore implements PushNotificationStore {
     this.webhooks.noneYet({ agentId: this.agentId, owner: ownerOf(context), taskId });
   }
 
+  /** Deleting a config that is not there is answered as getting it is (not found), not as a success. */
   async delete(taskId: string, context: ServerCallContext, configId?: string): Promise<void> {
-    await this.webhooks.remove({ agentId: this.agentId, owner: ownerOf(context), taskId }, configId);
+    const removed = await this.webhooks.remove({ agentId: this.agentId, owner: ownerOf(context), taskId }, configId);
+    if (configId && removed === 0) {
+      throw new TaskNotFoundError(`Push notification config with id '${configId}' not found for task ${taskId}.`);
+    }
   }
 
   private async assertWebhook(url: string): Promise<void> {

@@ -45,8 +45,10 @@ export class PushConfigRepository {
     return this.configs.find({ where: { agentId, owner, taskId }, order: { createdAt: 'ASC' } });
   }
 
-  async remove(agentId: string, owner: string, taskId: string, configId?: string): Promise<void> {
-    await this.configs.delete({ agentId, owner, taskId, ...(configId ? { configId } : {}) });
+  /** Removes the task's configs (one, given its id); how many there were. */
+  async remove(agentId: string, owner: string, taskId: string, configId?: string): Promise<number> {
+    const result = await this.configs.delete({ agentId, owner, taskId, ...(configId ? { configId } : {}) });
+    return result.affected ?? 0;
   }
 
   /**

@@ -69,9 +69,11 @@ export class TaskWebhooks implements OnModuleInit {
     await this.changed(config);
   }
 
-  async remove(task: TaskRef, configId?: string): Promise<void> {
-    await this.repository.remove(task.agentId, task.owner, task.taskId, configId);
+  /** Removes the task's webhooks (one, given its id); how many there were. */
+  async remove(task: TaskRef, configId?: string): Promise<number> {
+    const removed = await this.repository.remove(task.agentId, task.owner, task.taskId, configId);
     await this.changed(task);
+    return removed;
   }
 
   /** Reads the task's webhooks afresh here, and tells the other replicas to drop theirs. */
