@@ -5,7 +5,8 @@ import tls from 'node:tls';
 import { gzipSync } from 'node:zlib';
 import { DomainError } from '../errors/domain-error';
 import { ErrorCode } from '../errors/error-code';
-import { OutboundHttp, outboundFailureReason } from './outbound-http';
+import { OutboundHttp } from './outbound-http';
+import { outboundFailureReason } from './outbound-failures';
 import {
   checkAddress,
   checkHostName,

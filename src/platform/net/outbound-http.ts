@@ -1,12 +1,23 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { Agent, buildConnector, Dispatcher, fetch as undiciFetch } from 'undici';
-import { VERSION } from '../../paths';
-import { answerOf, discard, responseTooLarge } from './dispatch-answer';
+import { answerOf, discard } from './dispatch-answer';
 import { fetchResponse } from './fetch-response';
-import { DomainError, isDomainError } from '../errors/domain-error';
+import { DomainError } from '../errors/domain-error';
 import { ErrorCode } from '../errors/error-code';
+import { readText, parseJson } from './json-answer';
+import { errorCode, knownFailure, refused, timeoutError, toOutboundError, TRY_NEXT_ADDRESS } from './outbound-failures';
 import { bareAddress, checkAddress, checkHostName, type OutboundPolicy } from './outbound-policy';
+import {
+  BODY_HEADERS,
+  dispatchable,
+  type FetchInput,
+  firstValue,
+  MAX_REDIRECTS,
+  REDIRECT_STATUSES,
+  splitInput,
+  withDefaultHeaders,
+} from './outbound-request';
 
 export interface GetJsonOptions {
   /** Whole request, body included. Default: the policy's `timeoutMs`. */
@@ -31,8 +42,6 @@ export interface JsonResponse {
   body: unknown;
   headers: Headers;
 }
-
-type FetchInput = Parameters<typeof fetch>[0];
 
 /**
  * The one HTTP client for server-to-server calls (agent cards, remote agents, webhooks), guarded
@@ -320,227 +329,4 @@ export class OutboundHttp {
       callback(error instanceof Error ? error : new Error(String(error)), null);
     }
   }
-}
-
-const TRY_NEXT_ADDRESS = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
-
-interface Failure {
-  code: ErrorCode.UPSTREAM_FAILED | ErrorCode.UPSTREAM_TIMEOUT;
-  reason: string;
-}
-
-const FAILURES: Record<string, Failure> = {
-  ECONNREFUSED: { code: ErrorCode.UPSTREAM_FAILED, reason: 'connection refused' },
-  ECONNRESET: { code: ErrorCode.UPSTREAM_FAILED, reason: 'connection reset' },
-  EPIPE: { code: ErrorCode.UPSTREAM_FAILED, reason: 'connection reset' },
-  UND_ERR_SOCKET: { code: ErrorCode.UPSTREAM_FAILED, reason: 'connection closed' },
-  EHOSTUNREACH: { code: ErrorCode.UPSTREAM_FAILED, reason: 'host unreachable' },
-  ENETUNREACH: { code: ErrorCode.UPSTREAM_FAILED, reason: 'host unreachable' },
-  EHOSTDOWN: { code: ErrorCode.UPSTREAM_FAILED, reason: 'host unreachable' },
-  ENOTFOUND: { code: ErrorCode.UPSTREAM_FAILED, reason: 'host not found' },
-  // The resolver could not answer now (no DNS server reachable, SERVFAIL): the name may well exist.
-  EAI_AGAIN: { code: ErrorCode.UPSTREAM_FAILED, reason: 'DNS lookup failed, try again' },
-  UND_ERR_RES_EXCEEDED_MAX_SIZE: { code: ErrorCode.UPSTREAM_FAILED, reason: 'response too large' },
-  ETIMEDOUT: { code: ErrorCode.UPSTREAM_TIMEOUT, reason: 'timeout' },
-  UND_ERR_CONNECT_TIMEOUT: { code: ErrorCode.UPSTREAM_TIMEOUT, reason: 'timeout' },
-  UND_ERR_HEADERS_TIMEOUT: { code: ErrorCode.UPSTREAM_TIMEOUT, reason: 'timeout' },
-  UND_ERR_BODY_TIMEOUT: { code: ErrorCode.UPSTREAM_TIMEOUT, reason: 'timeout' },
-};
-
-/** A network error from node or undici, by its `code` (TLS ones by pattern), or undefined. */
-function knownFailure(error: unknown): Failure | undefined {
-  const code = errorCode(error);
-  if (FAILURES[code]) return FAILURES[code];
-  if (/^ERR_(TLS|SSL)_|CERT|SELF_SIGNED/.test(code)) return { code: ErrorCode.UPSTREAM_FAILED, reason: 'TLS failure' };
-  if (field(error, 'message') === 'redirect count exceeded') {
-    return { code: ErrorCode.UPSTREAM_FAILED, reason: 'too many redirects' };
-  }
-  return undefined;
-}
-
-/**
- * The short reason an outbound call failed ('connection refused', 'timeout', 'host not found',
- * 'response too large', a refusal's reason, ...), for messages such as
- * "Failed to resolve agent card: connection refused". Looks through `cause` chains, so it also
- * reads errors that reached the caller wrapped (by fetch's TypeError, by the A2A SDK).
- */
-export function outboundFailureReason(error: unknown): string {
-  let current: unknown = error;
-  for (let depth = 0; depth < 8 && current !== undefined && current !== null; depth++) {
-    if (isDomainError(current) && typeof current.details?.reason === 'string') return current.details.reason;
-    if (field(current, 'name') === 'AbortError') return 'aborted';
-    if (field(current, 'name') === 'TimeoutError') return 'timeout';
-    const failure = knownFailure(current);
-    if (failure) return failure.reason;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return 'request failed';
-}
-
-/**
- * Turns what fetch or a body read threw into a DomainError. A DomainError anywhere in the cause
- * chain wins (refusals, our timeouts); a caller's abort passes through untouched; errors that are
- * not network failures (e.g. an invalid header from the caller) are rethrown as they are.
- */
-function toOutboundError(error: unknown, origin: string): unknown {
-  if (isDomainError(error)) return error;
-  const name = field(error, 'name');
-  if (name === 'AbortError' || name === 'TimeoutError') return error;
-  let current: unknown = error;
-  for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth++) {
-    if (isDomainError(current)) return current;
-    const failure = knownFailure(current);
-    if (failure) {
-      const summary =
-        failure.code === ErrorCode.UPSTREAM_TIMEOUT
-          ? `Request to ${origin} timed out`
-          : `Request to ${origin} failed: ${failure.reason}`;
-      return new DomainError(failure.code, summary, { details: { url: origin, reason: failure.reason }, cause: error });
-    }
-    current = (current as { cause?: unknown }).cause;
-  }
-  const message = field(error, 'message');
-  if (name === 'TypeError' && (message === 'fetch failed' || message === 'terminated')) {
-    return new DomainError(ErrorCode.UPSTREAM_FAILED, `Request to ${origin} failed`, {
-      details: { url: origin, reason: 'request failed' },
-      cause: error,
-    });
-  }
-  return error;
-}
-
-function refused(address: string, reason: string): DomainError {
-  return new DomainError(ErrorCode.VALIDATION_FAILED, `Refusing to connect to ${address}: ${reason}`, {
-    details: { address, reason },
-  });
-}
-
-function timeoutError(origin: string, timeoutMs: number): DomainError {
-  return new DomainError(ErrorCode.UPSTREAM_TIMEOUT, `Request to ${origin} timed out after ${timeoutMs} ms`, {
-    details: { url: origin, reason: 'timeout', timeoutMs },
-  });
-}
-
-function errorCode(error: unknown): string {
-  return field(error, 'code') ?? '';
-}
-
-/**
- * A string property of a thrown value. Duck-typed rather than `instanceof Error`: errors made by
- * Node core (socket errors, DOMException aborts) may come from another realm (e.g. under jest).
- */
-function field(value: unknown, key: 'name' | 'message' | 'code'): string | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const property = (value as Record<string, unknown>)[key];
-  return typeof property === 'string' ? property : undefined;
-}
-
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-const MAX_REDIRECTS = 20;
-/** What a redirect that drops the body drops with it. */
-const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location'];
-const USER_AGENT = `switchboard/${VERSION}`;
-
-/**
- * Whether the dispatcher API can make this request as fetch would: a body it can send again
- * (after a 307/308) and no credentials in the URL (which fetch refuses). Streamed bodies go to
- * fetch.
- */
-function dispatchable(target: URL, init: RequestInit): boolean {
-  const body = init.body;
-  const replayable = body === undefined || body === null || typeof body === 'string' || ArrayBuffer.isView(body);
-  return replayable && !target.username && !target.password;
-}
-
-/**
- * The caller's headers as one record, with what fetch would add when they are absent: Accept, a
- * Content-Type for a string body, and a User-Agent naming the hub.
- */
-function withDefaultHeaders(init: RequestInit['headers'], body: RequestInit['body']): Record<string, string> {
-  const headers: Record<string, string> = {};
-  const add = (name: string, value: string) => {
-    const key = name.toLowerCase();
-    headers[key] = key in headers ? `${headers[key]}, ${value}` : value;
-  };
-  if (Array.isArray(init)) for (const [name, value] of init) add(name, value);
-  else if (init && typeof (init as Headers).forEach === 'function')
-    (init as Headers).forEach((value, name) => add(name, value));
-  else if (init) for (const [name, value] of Object.entries(init as Record<string, string>)) add(name, value);
-  headers.accept ??= '*/*';
-  headers['user-agent'] ??= USER_AGENT;
-  if (typeof body === 'string') headers['content-type'] ??= 'text/plain;charset=UTF-8';
-  return headers;
-}
-
-function firstValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
-/** fetch takes a URL string, a URL or a Request; a Request is unpacked so undici's fetch accepts it. */
-function splitInput(input: FetchInput, init: RequestInit | undefined): { url: string; init: RequestInit } {
-  if (typeof input === 'string') return { url: input, init: init ?? {} };
-  if (!('method' in input)) return { url: input.href, init: init ?? {} };
-  return {
-    url: input.url,
-    init: {
-      method: input.method,
-      headers: input.headers,
-      body: input.body,
-      redirect: input.redirect,
-      signal: input.signal,
-      ...(input.body ? { duplex: 'half' } : {}),
-      ...init,
-    },
-  };
-}
-
-/** Reads the body as UTF-8, counting bytes as they arrive: Content-Length is not trusted. */
-async function readText(response: Response, maxBytes: number, origin: string): Promise<string> {
-  const tooLarge = (): DomainError => responseTooLarge(origin, maxBytes);
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  // With Content-Encoding the declared size is the compressed one; only the decoded bytes count.
-  if (!response.headers.has('content-encoding') && declared > maxBytes) {
-    void response.body?.cancel().catch(() => undefined);
-    throw tooLarge();
-  }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      void reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  const bytes = Buffer.concat(chunks, total);
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    // An error page may be in any charset; only a successful answer must be JSON.
-    if (!response.ok) return new TextDecoder('utf-8').decode(bytes);
-    throw notJson(response, origin, 'the body is not UTF-8');
-  }
-}
-
-function parseJson(text: string, response: Response, origin: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    if (!response.ok) return text;
-    throw notJson(response, origin, text.trim() === '' ? 'the body is empty' : (error as Error).message);
-  }
-}
-
-function notJson(response: Response, origin: string, problem: string): DomainError {
-  const contentType = response.headers.get('content-type') ?? 'none';
-  return new DomainError(
-    ErrorCode.UPSTREAM_FAILED,
-    `Response from ${origin} is not JSON (HTTP ${response.status}, content-type ${contentType}): ${problem}`,
-    { details: { url: origin, reason: 'invalid JSON', status: response.status, contentType } },
-  );
 }

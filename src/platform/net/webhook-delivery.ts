@@ -1,6 +1,7 @@
 import { isDomainError } from '../errors/domain-error';
 import { ErrorCode } from '../errors/error-code';
-import { OutboundHttp, outboundFailureReason } from './outbound-http';
+import { OutboundHttp } from './outbound-http';
+import { outboundFailureReason } from './outbound-failures';
 
 export interface WebhookOutcome {
   attempts: number;

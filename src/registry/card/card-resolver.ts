@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, isDomainError } from '../../platform/errors/domain-error';
 import { ErrorCode } from '../../platform/errors/error-code';
-import { OutboundHttp, outboundFailureReason } from '../../platform/net/outbound-http';
+import { OutboundHttp } from '../../platform/net/outbound-http';
+import { outboundFailureReason } from '../../platform/net/outbound-failures';
 import { CardValidationReport } from './card-validation.types';
 import { validateAgentCard } from './card-validator';
 

@@ -8,7 +8,8 @@ import {
 import { randomUUID } from 'node:crypto';
 import { AppConfig } from '../../platform/config/app-config';
 import { KeyValueStore } from '../../platform/kv/key-value-store';
-import { OutboundHttp, outboundFailureReason } from '../../platform/net/outbound-http';
+import { OutboundHttp } from '../../platform/net/outbound-http';
+import { outboundFailureReason } from '../../platform/net/outbound-failures';
 import { AgentRepository } from '../agent.repository';
 import { AgentEntity } from '../entities/agent.entity';
 import { RemoteAgentHosting } from './remote-agent-hosting';

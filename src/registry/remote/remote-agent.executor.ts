@@ -5,7 +5,7 @@ import { AgentEvent, AgentExecutor, ExecutionEventBus, RequestContext } from '@a
 import { agentTextMessage, continuedTask } from '../../a2a/executors/agent-messages';
 import { ownerOf } from '../../a2a/hosting/a2a-user';
 import { continuesConversation } from '../../a2a/hosting/call-state';
-import { outboundFailureReason } from '../../platform/net/outbound-http';
+import { outboundFailureReason } from '../../platform/net/outbound-failures';
 import { isTerminal } from '../../a2a/store/task-merge';
 import { AgentThreads, RemoteTaskLink } from './agent-threads';
 import { REMOTE_FAILURE_KEY, remoteFailure } from './remote-failure';

@@ -1,4 +1,5 @@
-import { OutboundHttp, outboundFailureReason } from '../../platform/net/outbound-http';
+import { OutboundHttp } from '../../platform/net/outbound-http';
+import { outboundFailureReason } from '../../platform/net/outbound-failures';
 import { abortError, setting, TaskExecutor, TaskFailure, TaskRunContext, textSetting } from './task-executor';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
