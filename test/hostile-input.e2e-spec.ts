@@ -1,5 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
-import { createServer, Server } from 'node:http';
+import { createServer, Server, STATUS_CODES } from 'node:http';
+import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { A2AService } from '@a2a-js/sdk/server/grpc';
 import { call, rawUnaryError, switchboardClient, Unary } from './support/grpc-clients';
@@ -333,6 +334,30 @@ describe('hostile input (e2e)', () => {
         .set(admin)
         .set('A2A-Version', '1.0')
         .expect(404);
+    });
+  });
+
+  describe('a WebSocket upgrade the hub has no endpoint for → an HTTP error, and the server keeps serving', () => {
+    it.each([
+      ['//[', 400],
+      ['/not-a-websocket-endpoint', 404],
+    ])('GET %s with Upgrade: websocket → %d', async (target, status) => {
+      const { port } = new URL(t.baseUrl);
+      const answer = await new Promise<string>((resolve) => {
+        let text = '';
+        const socket = connect(Number(port), '127.0.0.1', () =>
+          socket.write(
+            `GET ${target} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+              'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+          ),
+        );
+        socket.on('data', (chunk) => (text += String(chunk)));
+        socket.on('close', () => resolve(text));
+        socket.on('error', () => resolve(text));
+        setTimeout(() => socket.destroy(), 2000);
+      });
+      expect(answer.split('\r\n')[0]).toBe(`HTTP/1.1 ${status} ${STATUS_CODES[status]}`);
+      // afterEach: /health/ready still answers (the process ended at '//[' before).
     });
   });
 

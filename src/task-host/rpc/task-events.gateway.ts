@@ -51,8 +51,13 @@ export class TaskEventsGateway implements OnApplicationBootstrap, BeforeApplicat
   onApplicationBootstrap(): void {
     const server = this.adapter.httpAdapter.getHttpServer() as Server;
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-      if (new URL(req.url ?? '/', 'http://hub').pathname !== TASK_EVENTS_WS_PATH) return;
-      void this.upgrade(req, socket, head);
+      const path = pathOf(req.url);
+      if (path === TASK_EVENTS_WS_PATH) return void this.upgrade(req, socket, head);
+      // Nothing else takes upgrades: answer, rather than leave the socket open (and the server unable to close).
+      if (server.listenerCount('upgrade') === 1) {
+        const error = path === undefined ? 'The request target is not a URL' : `No WebSocket endpoint at ${path}`;
+        refuse(socket, new DomainError(path === undefined ? ErrorCode.INVALID_REQUEST : ErrorCode.NOT_FOUND, error));
+      }
     });
     this.ping = setInterval(() => {
       for (const client of this.sockets.clients) client.ping();
@@ -72,15 +77,7 @@ export class TaskEventsGateway implements OnApplicationBootstrap, BeforeApplicat
       // A connection counts as a task-tree call, as opening the SSE stream (tasks.watch) does.
       await this.limiter.consume('tasks', principal.keyId);
     } catch (error) {
-      const domain = toDomainError(error);
-      const status = httpStatusFor(domain.code);
-      const body = JSON.stringify({ statusCode: status, code: domain.code, message: domain.message });
-      const retry = domain.retryAfterSeconds === undefined ? '' : `Retry-After: ${domain.retryAfterSeconds}\r\n`;
-      socket.end(
-        `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\nContent-Type: application/json\r\n${retry}` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-      );
-      return;
+      return refuse(socket, error);
     }
     this.sockets.handleUpgrade(req, socket, head, (client) => this.serve(client, principal, req));
   }
@@ -144,5 +141,29 @@ export class TaskEventsGateway implements OnApplicationBootstrap, BeforeApplicat
     client.on('error', (error) => this.logger.debug(`WebSocket error: ${error.message}`));
     const initial = new URL(req.url ?? '/', 'http://hub').searchParams.get('root_task_id');
     if (initial) void subscribe(initial).catch(fail);
+  }
+}
+
+/** Answers an upgrade request with the error's status and JSON body, and closes the connection. */
+function refuse(socket: Duplex, error: unknown): void {
+  const domain = toDomainError(error);
+  const status = httpStatusFor(domain.code);
+  const body = JSON.stringify({ statusCode: status, code: domain.code, message: domain.message });
+  const retry = domain.retryAfterSeconds === undefined ? '' : `Retry-After: ${domain.retryAfterSeconds}\r\n`;
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\nContent-Type: application/json\r\n${retry}` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/**
+ * The path of an upgrade request's target; undefined for a target that is not a URL (`//[`),
+ * which names no route (new URL would throw, and an exception in an 'upgrade' listener ends the process).
+ */
+function pathOf(target = '/'): string | undefined {
+  try {
+    return new URL(target, 'http://hub').pathname;
+  } catch {
+    return undefined;
   }
 }
