@@ -7,6 +7,7 @@ import { LlmRouter } from './llm-router';
 import { withOfferedActions } from './actions';
 import { SemanticStage } from './semantic/semantic-stage';
 import { SentenceEncoder } from './semantic/sentence-encoder';
+import { openingOf } from './text-analysis';
 
 export type RouterName = 'default' | 'llm' | 'llm-fallback';
 
@@ -110,7 +111,8 @@ export class AgentRouter {
    * Card words, then meaning when the words do not decide and the model is loaded; then no agent
    * is sent an action its card does not offer (withOfferedActions).
    */
-  private async routeBuiltIn(request: RoutingRequest, agents: readonly AgentProfile[], key: unknown): Promise<Routing> {
+  private async routeBuiltIn(whole: RoutingRequest, agents: readonly AgentProfile[], key: unknown): Promise<Routing> {
+    const request = readable(whole);
     const router = this.builtIn(agents, key);
     const routing = await this.byWordsAndMeaning(request, router, agents, key);
     return withOfferedActions(router, request, routing, this.config.orchestration.confidenceThreshold);
@@ -141,4 +143,18 @@ export class AgentRouter {
     this.cached = { key, router };
     return router;
   }
+}
+
+const MAX_ROUTED_CHARS = 1_000;
+
+/**
+ * What the built-in router reads of a request: the first MAX_ROUTED_CHARS characters (a word
+ * boundary), routed as one request - a single agent then gets the whole text. Reading all of a
+ * long text costs the event loop its length in clause splitting and typo correction (a 200 KB
+ * request held it for seconds) and the model the square of it; what a request asks for is in its
+ * opening.
+ */
+function readable(request: RoutingRequest): RoutingRequest {
+  if (request.text.length <= MAX_ROUTED_CHARS) return request;
+  return { ...request, text: openingOf(request.text, MAX_ROUTED_CHARS), multiAgent: false };
 }

@@ -228,3 +228,11 @@ export function clauses(text: string): string[] {
   if (pending) merged.push(pending);
   return merged;
 }
+
+/** The first `max` characters of a text, cut at the last space within them if there is one. */
+export function openingOf(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  const space = cut.search(/\s\S*$/);
+  return space > 0 ? cut.slice(0, space) : cut;
+}

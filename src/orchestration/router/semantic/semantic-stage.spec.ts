@@ -45,6 +45,23 @@ describe('the built-in router with meaning (sentence embeddings, real model)', (
     expect(routing.reasoning).toMatch(/closest card by meaning weather/);
   });
 
+  it('reads only the opening of a very long request: one cannot hold the event loop or the model with it', async () => {
+    // Read whole, a 200 KB request held the event loop for seconds (clauses, typos) and the
+    // model's tokenizer costs the square of a text's length (70,000 characters took ~90 s).
+    for (const filler of ['and also tell me about the sky ', 'zq', 'z']) {
+      const long = `do I need an umbrella today ${filler.repeat(200_000 / filler.length)}`;
+      const started = Date.now();
+      const routing = await route(long);
+      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(encoder.saturated).toBe(false);
+      // Routed as one request: an agent gets the whole text, not a part of it.
+      expect(routing.parts).toBeUndefined();
+      expect(routing.additionalAgents).toBeUndefined();
+      // One giant word: what is read is the request before it.
+      if (!filler.startsWith('and')) expect(routing.agentId).toBe('weather');
+    }
+  });
+
   it('leaves direct commands to the card words: the model is not consulted', async () => {
     const routing = await route('turn on the kitchen lights');
     expect(routing).toMatchObject({ agentId: 'home' });

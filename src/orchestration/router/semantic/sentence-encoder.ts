@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { AppConfig } from '../../../platform/config/app-config';
+import { openingOf } from '../text-analysis';
 import { EmbeddingModel, loadEmbeddingModel, releaseEmbeddingModel } from './embedding-model';
 
 /** What the router can tell about its sentence-embedding model (health shows it). */
@@ -20,6 +21,13 @@ const REQUEST_CACHE = 2_000;
  * card words for its excess instead of queueing without bound.
  */
 const MAX_QUEUED = 8;
+/**
+ * What the model reads of a text (a card's line; requests are cut before, see AgentRouter): its
+ * opening, up to a word boundary. The model's tokenizer costs the square of a text's length
+ * (5,000 characters took 0.37 s of the worker, 70,000 about 90 s, every request waiting behind
+ * it); a thousand characters cost at most ~15 ms.
+ */
+const MAX_EMBEDDED_CHARS = 1_000;
 
 /**
  * Turns sentences into unit vectors (on the model's worker thread: EmbeddingModel), so a dot
@@ -87,7 +95,8 @@ export class SentenceEncoder implements OnModuleDestroy {
   /** Unit vectors of `texts`, in order. Only when `ready`. */
   async embed(texts: string[]): Promise<Float32Array[]> {
     if (!this.model) throw new Error('The sentence-embedding model is not loaded');
-    const missing = [...new Set(texts.filter((t) => !this.cache.has(t)))];
+    const read = texts.map((text) => openingOf(text, MAX_EMBEDDED_CHARS));
+    const missing = [...new Set(read.filter((t) => !this.cache.has(t)))];
     if (missing.length) {
       let vectors: Float32Array[];
       try {
@@ -106,7 +115,7 @@ export class SentenceEncoder implements OnModuleDestroy {
       }
       missing.forEach((text, i) => this.cache.set(text, vectors[i]));
     }
-    return texts.map((t) => this.cache.get(t)!);
+    return read.map((t) => this.cache.get(t)!);
   }
 }
 
