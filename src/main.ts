@@ -3,11 +3,11 @@ import 'reflect-metadata';
 import './platform/telemetry/register';
 import { Logger } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { format } from 'node:util';
 import { createApp, startApp } from './bootstrap';
 import { AppConfig } from './platform/config/app-config';
 import { ConfigurationError } from './platform/config/environment';
 import { Database } from './platform/database/database';
+import { routeConsoleToLogger } from './platform/logging/console-to-logger';
 import { ShutdownService } from './platform/lifecycle/shutdown.service';
 import { stopTracing, tracingEndpoint } from './platform/telemetry/tracing';
 
@@ -29,20 +29,6 @@ async function main(): Promise<void> {
   logger.log(`Database: ${Database.describe(config)}; key-value store and events: ${config.redis.mode}`);
   const traces = tracingEndpoint();
   if (traces) logger.log(`Tracing: OTLP to ${traces}`);
-}
-
-/**
- * Libraries that write to the console (the A2A SDK logs executor failures with console.error)
- * would break the JSON log stream; their lines go through the logger instead.
- */
-function routeConsoleToLogger(): void {
-  const logger = new Logger('console');
-  const text = (args: unknown[]) => format(...args);
-  console.log = (...args: unknown[]) => logger.log(text(args));
-  console.info = (...args: unknown[]) => logger.log(text(args));
-  console.warn = (...args: unknown[]) => logger.warn(text(args));
-  console.error = (...args: unknown[]) => logger.error(text(args));
-  console.debug = (...args: unknown[]) => logger.debug(text(args));
 }
 
 /** SIGTERM/SIGINT: drain and close everything, then exit 0. A second signal exits at once. */

@@ -83,6 +83,36 @@ describe('the server process (e2e)', () => {
     for (const line of outsideBanner) expect(() => JSON.parse(line)).not.toThrow();
   });
 
+  it("does not log a caller's mistake on a stream as a server error", async () => {
+    // The A2A SDK reports it with console.error and a stack; it is answered as task not found.
+    const stream = await fetch(`${server.baseUrl}/api/agents/orchestrator/v1`, {
+      method: 'POST',
+      headers: { 'X-Api-Key': adminKey, 'Content-Type': 'application/json', 'X-Request-Id': 'stream-mistake' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 9,
+        method: 'message/stream',
+        params: {
+          message: {
+            kind: 'message',
+            messageId: randomUUID(),
+            role: 'user',
+            parts: [{ kind: 'text', text: 'hi' }],
+            taskId: randomUUID(),
+          },
+        },
+      }),
+    });
+    expect(await stream.text()).toContain('-32001');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const records = server.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { level: number; msg?: string; context?: string });
+    expect(records.find((r) => r.level >= 50 && /Pre-stream error|TaskNotFound/.test(r.msg ?? ''))).toBeUndefined();
+    expect(records.find((r) => (r as { req?: { id?: string } }).req?.id === 'stream-mistake')).toBeDefined();
+  });
+
   it('lets the keys CLI work on the running server’s embedded database', async () => {
     const created = await runCliScript(
       'keys',
