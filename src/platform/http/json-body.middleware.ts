@@ -64,9 +64,10 @@ export class JsonBodyParser {
 }
 
 /**
- * Refuses a URL holding a NUL (urlTextProblem), then parses JSON bodies (JsonBodyParser) for Nest's routes. Its errors go through the global filter
- * like any other: malformed JSON → 400 (JSON-RPC -32700 on JSON-RPC routes), too large → 413, a
- * body that is not JSON → 415. (Nest's own body parser is off; see bootstrap.)
+ * Refuses a URL holding a NUL (urlTextProblem), then parses JSON bodies (JsonBodyParser) for
+ * Nest's routes. Its errors go through the global filter like any other: malformed JSON → 400
+ * (JSON-RPC -32700 on JSON-RPC routes), too large → 413, a body that is not JSON → 415. (Nest's
+ * own body parser is off; see bootstrap.)
  */
 @Injectable()
 export class JsonBodyMiddleware implements NestMiddleware {
