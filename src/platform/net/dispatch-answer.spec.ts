@@ -18,6 +18,10 @@ describe('answerOf', () => {
         return;
       }
       if (req.url === '/hang') return;
+      if (req.url === '/stream-open') {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        return void res.write('data: one\n\n');
+      }
       if (req.url === '/large') return void res.end('x'.repeat(1025));
       res.setHeader('set-cookie', ['a=1', 'b=2']);
       res.writeHead(201, { 'content-type': 'application/json', 'X-Extra': 'yes' });
@@ -84,7 +88,7 @@ describe('answerOf', () => {
     await expect(get('/json', true, aborted.signal)).rejects.toMatchObject({ name: 'AbortError' });
 
     const streaming = new AbortController();
-    const answer = await get('/stream', true, streaming.signal);
+    const answer = await get('/stream-open', true, streaming.signal);
     const body = answer.body as Readable;
     await new Promise((resolve) => body.once('data', resolve));
     streaming.abort();
