@@ -6,6 +6,7 @@ import { requestPrincipal } from '../../platform/auth/principal-holder';
 import { AppConfig } from '../../platform/config/app-config';
 import { AgentCardFactory } from '../card/agent-card.factory';
 import { HubEndpointsResolver } from '../card/hub-endpoints';
+import { unaryJsonRpcHandler } from '../http/json-rpc-unary';
 import { jsonRpcPreflight, restPreflight } from '../http/protocol-preflight';
 import { jsonBody } from '../../platform/http/json-body.middleware';
 import { AgentPush } from '../push/agent-push';
@@ -22,11 +23,13 @@ import { AgentDefinition, HostedAgent } from './hosted-agent';
 
 /**
  * Wires an agent to the official SDK: its DefaultRequestHandler (card, executor, task store,
- * event buses, push store and sender) behind the hub's guard, and its HTTP endpoints - the SDK's
- * JSON-RPC and HTTP+JSON express handlers, each behind its preflight, in an express Router - with
- * v0.3 compatibility on: requests without an A2A-Version header are served as v0.3. An agent
- * whose executor is done when it returns (settledOnReturn) has the blocking sends that start a
- * task answered by DirectSend, beside the SDK's handler, on the same task store, buses and push sender.
+ * event buses, push store and sender) behind the hub's guard, and its HTTP endpoints in an
+ * express Router, each behind its preflight - JSON-RPC through the SDK's transport handlers
+ * (unary methods by unaryJsonRpcHandler, streams by the SDK's express handler), HTTP+JSON by the
+ * SDK's express handler - with v0.3 compatibility on: requests without an A2A-Version header are
+ * served as v0.3. An agent whose executor is done when it returns (settledOnReturn) has the
+ * blocking sends that start a task answered by DirectSend, beside the SDK's handler, on the same
+ * task store, buses and push sender.
  */
 @Injectable()
 export class HostedAgentFactory {
@@ -83,7 +86,12 @@ export class HostedAgentFactory {
     });
     const body = jsonBody(this.config.http.maxBodyBytes, this.config.http.json);
     const router = Router();
-    router.use('/v1', jsonRpcPreflight(body), jsonRpcHandler(options('jsonrpc')));
+    router.use(
+      '/v1',
+      jsonRpcPreflight(body),
+      unaryJsonRpcHandler(options('jsonrpc')),
+      jsonRpcHandler(options('jsonrpc')),
+    );
     router.use('/json', restPreflight(body), restHandler(options('rest')));
     return router;
   }
