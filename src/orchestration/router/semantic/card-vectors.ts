@@ -86,6 +86,11 @@ export class CardVectors {
     return entry ? closest(vector, entry.vectors) : -1;
   }
 
+  /** The vectors of an agent's card lines (anchors); none for an agent not prepared. */
+  lines(agentId: string): readonly Float32Array[] {
+    return this.byAgent.get(agentId)?.vectors ?? [];
+  }
+
   /** How far `vector` stands out for an agent's card (see rank); -Infinity for an agent not prepared. */
   standing(vector: Float32Array, agentId: string): number {
     const entry = this.byAgent.get(agentId);

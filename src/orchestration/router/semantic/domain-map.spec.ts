@@ -22,8 +22,7 @@ describe('DomainMap (everyday domains and the hosted agents serving them, real m
     const domains = new DomainMap(encoder);
     await domains.assign(
       agents.map((a) => a.id),
-      (vector, id) => cards.similarity(vector, id),
-      (vector, id) => cards.standing(vector, id),
+      cards,
     );
     return domains;
   }

@@ -79,8 +79,7 @@ export class Evidence {
     if (changed || !this.domainsAssigned) {
       await this.domains.assign(
         agents.map((a) => a.id),
-        (vector, id) => this.cards.similarity(vector, id),
-        (vector, id) => this.cards.standing(vector, id),
+        this.cards,
       );
       this.domainsAssigned = true;
     }
