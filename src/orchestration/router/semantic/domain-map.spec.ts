@@ -89,6 +89,45 @@ describe('DomainMap (everyday domains and the hosted agents serving them, real m
     expect(domains.agentFor('travel')).toBeUndefined();
   });
 
+  it("gives a domain to a card whose line is near it only if the domain's requests bear that out, and to a skill of its own", async () => {
+    const skill = (id: string, description: string, tags: string[], examples: string[]) => ({
+      id,
+      name: id,
+      description,
+      tags,
+      examples,
+    });
+    const security = {
+      ...card('security', 'Security', 'Cameras, the burglar alarm and smart locks.'),
+      skills: [
+        skill(
+          'Cameras',
+          'Show live camera feeds and recent motion clips.',
+          ['camera', 'cctv', 'doorbell', 'motion'],
+          ['show me the drive camera'],
+        ),
+      ],
+    };
+    const player = {
+      ...card('player', 'Spotify', 'Plays music and podcasts on the speakers.'),
+      skills: [
+        skill('Music', 'Play songs, artists, albums and playlists.', ['music', 'song'], ['play some jazz']),
+        skill('Podcasts', 'Play and resume podcast episodes.', ['podcast', 'episode'], ['resume my podcast']),
+      ],
+    };
+    const bank = card('bank', 'Bank', 'Check balances and recent spending, and send money to your contacts.');
+    const domains = await mapFor([security, player, bank, weather]);
+    // "Live camera feeds" is worded like the television's line, but "put the football on" is not a camera's job;
+    // "send money to your contacts" like calls and messages, but "ring my mum" is not a bank's.
+    expect(domains.agentFor('tv-and-video')).toBeUndefined();
+    expect(domains.agentFor('communication')).toBeUndefined();
+    // A skill of its own, below what the card is most about (music).
+    expect(domains.agentFor('podcasts-and-books')).toBe('player');
+    expect(domains.agentFor('music')).toBe('player');
+    expect(domains.agentFor('security')).toBe('security');
+    expect(domains.agentFor('finance')).toBe('bank');
+  });
+
   it('follows the agent set: a domain is served once an agent for it is hosted', async () => {
     expect((await mapFor([home, weather])).agentFor('shopping')).toBeUndefined();
     expect((await mapFor([home, weather, shop])).agentFor('shopping')).toBe('shop');
