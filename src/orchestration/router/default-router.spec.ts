@@ -62,6 +62,17 @@ describe('DefaultRouter', () => {
     expect(route('play music').confidence).toBeGreaterThan(route('paly musik').confidence);
   });
 
+  it('spells out typos the stemmer cannot see through, by the card words around them ("shoppin lst")', () => {
+    const household = new DefaultRouter([
+      agent('list', 'Shopping List', 'Keeps the household grocery list.', ['shopping', 'groceries']),
+      agent('camera', 'Cameras', 'Camera feeds', [], ['was there motion in the garden last night?']),
+    ]);
+    expect(household.spelledOut('whats on the shoppin lst')).toBe('whats on the shopping list');
+    expect(household.route({ text: 'whats on the shoppin lst', multiAgent: false }).agentId).toBe('list');
+    // "lst" alone could be "list" or "last": left as it is.
+    expect(household.spelledOut('add milk to the lst')).toBe('add milk to the lst');
+  });
+
   describe('generic words', () => {
     const shared = new DefaultRouter([
       ...AGENTS,

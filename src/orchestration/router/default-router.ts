@@ -116,11 +116,14 @@ export class DefaultRouter {
     this.ids = agents.map((a) => a.id);
     this.strongTerms = agents.map(() => new Set<string>());
     this.nameTerms = agents.map((agent) => new Set(terms(agent.name)));
+    // Each word as the cards write it, with its term (for TypoCorrector: "shoppin" → "shopping").
+    const written = new Map<string, string>();
     agents.forEach((agent, index) => {
       const weights = new Map<string, number>();
       const add = (text: string, weight: number, strong: boolean) => {
         for (const { word, term } of termsOfWords(text)) {
           if (!this.spelling.has(term)) this.spelling.set(term, word);
+          written.set(word, term);
           weights.set(term, Math.max(weights.get(term) ?? 0, weight));
           if (strong) this.strongTerms[index].add(term);
         }
@@ -145,7 +148,7 @@ export class DefaultRouter {
       const idf = Math.log(1 + n / list.length);
       for (const posting of list) posting.weight *= idf;
     }
-    this.typos = new TypoCorrector(this.postings.keys(), (term) => 1 / (this.postings.get(term)?.length ?? 1));
+    this.typos = new TypoCorrector(this.postings.keys(), (term) => 1 / (this.postings.get(term)?.length ?? 1), written);
   }
 
   get size(): number {
@@ -168,8 +171,23 @@ export class DefaultRouter {
   cardHasWordOf(agentId: string, text: string): boolean {
     const index = this.ids.indexOf(agentId);
     return termsOfWords(text).some(({ word, term }) => {
-      const known = this.postings.has(term) ? term : this.typos.correct(term, word);
+      const known = this.postings.has(term) ? term : this.corrected(term, word, text);
       return known !== undefined && this.onCard(index, known);
+    });
+  }
+
+  /** The card term a word no card has is a typo of, if any, in the light of the text's other words (TypoCorrector). */
+  private corrected(term: string, word: string, text: string): string | undefined {
+    return this.typos.correct(term, word, (candidate) => this.besideOthers(candidate, word, text));
+  }
+
+  /** Whether a card with `candidate` has another word of the text (spelt right, or corrected). */
+  private besideOthers(candidate: string, word: string, text: string): boolean {
+    const agents = new Set(this.postings.get(candidate)?.map((p) => p.agent));
+    return termsOfWords(text).some((other) => {
+      if (other.word === word) return false;
+      const known = this.postings.has(other.term) ? other.term : this.typos.correct(other.term, other.word);
+      return known !== undefined && known !== candidate && this.postings.get(known)!.some((p) => agents.has(p.agent));
     });
   }
 
@@ -192,7 +210,7 @@ export class DefaultRouter {
     return text.replace(/[\p{L}\p{N}]+/gu, (word) => {
       const [term] = terms(word);
       if (term === undefined || this.postings.has(term)) return word;
-      const corrected = this.typos.correct(term, word);
+      const corrected = this.corrected(term, word, text);
       return corrected ? (this.spelling.get(corrected) ?? corrected) : word;
     });
   }
@@ -274,7 +292,7 @@ export class DefaultRouter {
     const weighted = new Map<string, number>();
     const what = new Set<string>();
     for (const { word, term } of termsOfWords(text)) {
-      const corrected = this.postings.has(term) ? undefined : this.typos.correct(term, word);
+      const corrected = this.postings.has(term) ? undefined : this.corrected(term, word, text);
       const [key, factor] = corrected ? [corrected, TYPO_WEIGHT] : [term, 1];
       weighted.set(key, Math.max(weighted.get(key) ?? 0, factor));
       if (saysWhat(word)) what.add(key);

@@ -65,4 +65,29 @@ describe('TypoCorrector', () => {
   it('tries the word as written when its stem is too short or too far ("nwes" is "news")', () => {
     expect(new TypoCorrector(['news'], () => 1).correct('nwe', 'nwes')).toBe('news');
   });
+
+  it('corrects a typo that hides an ending from the stemmer against the card words as written ("shoppin")', () => {
+    const written = new TypoCorrector(['shop', 'list', 'play'], () => 1, [
+      ['shopping', 'shop'],
+      ['playing', 'play'],
+    ]);
+    expect(stem('shoppin')).toBe('shoppin');
+    expect(written.correct('shoppin')).toBe('shop');
+    // A word whose ending the stemmer found is judged by its stem: "paying" is "pay", not "playing".
+    expect(written.correct(stem('paying'), 'paying')).toBeUndefined();
+  });
+
+  it('puts a vowel back in a three-letter word with none, when only one fits ("lst")', () => {
+    expect(new TypoCorrector(['list'], () => 1).correct('lst')).toBe('list');
+    expect(new TypoCorrector(['list'], () => 1).correct('lit')).toBeUndefined();
+    const both = new TypoCorrector(['list', 'last'], () => 1);
+    expect(both.correct('lst')).toBeUndefined();
+    expect(both.correct('lst', 'lst', (term) => term === 'list')).toBe('list');
+  });
+
+  it('between terms as rare as each other, takes the one sharing a card with the other words', () => {
+    const corrector = new TypoCorrector(['socks', 'rocks'], () => 1);
+    expect(corrector.correct('xocks', 'xocks', (term) => term === 'rocks')).toBe('rocks');
+    expect(corrector.correct('xocks')).toBe('socks');
+  });
 });

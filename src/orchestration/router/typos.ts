@@ -7,6 +7,11 @@ const MIN_TYPO_LENGTH = 4;
  * letter left out ("alrm"), since one other letter makes another word too often ("bill" → "fill").
  */
 const MIN_ANY_EDIT_LENGTH = 5;
+/**
+ * A word of three letters and no vowel is no English word as written: a vowel left out ("lst",
+ * "txt"). Such a word is corrected by a letter put back, to a term of four.
+ */
+const VOWELLESS = /^[b-df-hj-np-tv-xz]{3}$/;
 
 /** Equal, or one edit apart when both are long enough for a typo to be one (see isOneEditApart). */
 export function sameWord(a: string, b: string): boolean {
@@ -47,45 +52,75 @@ export function isOneEditApart(a: string, b: string): boolean {
  * so a word's candidates are found by looking up the word and its own deletions - a few map
  * lookups, whatever the vocabulary's size - and then confirmed one edit apart. Among several,
  * the one most agents share loses to rarer ones (it says less); ties go to the first indexed.
+ *
+ * The cards' words as written (`written`: word → term) are indexed too, for a typo that hides
+ * an ending from the stemmer: "shoppin" is one letter from the card's "shopping", but its stem
+ * is itself, four letters from "shop". They are tried only for such a word (its stem is the word
+ * itself): a word whose ending the stemmer found is judged by its stem ("paying" is "pay", not
+ * the card's "playing").
  */
 export class TypoCorrector {
-  private readonly index = new Map<string, string[]>();
+  private readonly index = new Map<string, { form: string; term: string }[]>();
+  private readonly writtenIndex = new Map<string, { form: string; term: string }[]>();
 
   constructor(
     vocabulary: Iterable<string>,
     private readonly rarity: (term: string) => number,
+    written: Iterable<readonly [string, string]> = [],
   ) {
-    for (const term of vocabulary) {
-      if (term.length < MIN_TYPO_LENGTH || /\d/.test(term)) continue;
-      for (const key of [term, ...deletions(term)]) {
-        const list = this.index.get(key);
-        if (!list) this.index.set(key, [term]);
-        else if (!list.includes(term)) list.push(term);
-      }
-    }
+    for (const term of vocabulary) indexUnder(this.index, term, term);
+    for (const [form, term] of written) if (form !== term) indexUnder(this.writtenIndex, form, term);
   }
 
   /**
    * The vocabulary term `word` is most likely a typo of, if any (undefined for a known or too
    * short word, or one that is a common English word as written). `spelt`: the word as written,
-   * when `word` is its stem.
+   * when `word` is its stem. `besideOthers`: whether a term shares a card with the request's
+   * other words - between terms as rare as each other, the one that does wins ("lst" in "the
+   * shoppin lst" is the grocery list's "list", not a camera's "last night").
    */
-  correct(word: string, spelt = word): string | undefined {
-    if (spelt.length < MIN_TYPO_LENGTH || /\d/.test(spelt) || isCommonWord(spelt)) return undefined;
-    let best: string | undefined;
-    // The stem, and the word as written ("nwes" is a swap of "news", its stem "nwe" is not).
-    for (const source of new Set([word, spelt])) {
-      if (source.length < MIN_TYPO_LENGTH) continue;
+  correct(word: string, spelt = word, besideOthers?: (term: string) => boolean): string | undefined {
+    if (/\d/.test(spelt) || isCommonWord(spelt)) return undefined;
+    const vowelless = VOWELLESS.test(spelt);
+    if (spelt.length < MIN_TYPO_LENGTH && !vowelless) return undefined;
+    const found: string[] = [];
+    const consider = (source: string, index: Map<string, { form: string; term: string }[]>) => {
+      if (source.length < MIN_TYPO_LENGTH && !vowelless) return;
       for (const key of [source, ...deletions(source)]) {
-        for (const term of this.index.get(key) ?? []) {
-          if (term === source || !isOneEditApart(source, term)) continue;
-          if (spelt.length < MIN_ANY_EDIT_LENGTH && !isSwap(source, term) && term.length !== source.length + 1)
-            continue;
-          if (!best || this.rarity(term) > this.rarity(best)) best = term;
+        for (const { form, term } of index.get(key) ?? []) {
+          if (form === source || !isOneEditApart(source, form)) continue;
+          const inserted = form.length === source.length + 1;
+          if (vowelless && !inserted) continue;
+          if (spelt.length < MIN_ANY_EDIT_LENGTH && !isSwap(source, form) && !inserted) continue;
+          if (!found.includes(term)) found.push(term);
         }
       }
+    };
+    // The stem, and the word as written ("nwes" is a swap of "news", its stem "nwe" is not)…
+    for (const source of new Set([word, spelt])) consider(source, this.index);
+    // …and, when the stemmer found no ending in it, the word as written against the cards' words as written.
+    if (!found.length && word === spelt) consider(spelt, this.writtenIndex);
+    if (vowelless) {
+      // Any vowel may have been left out ("lst": list, last, lost): only one that fits, if any.
+      const fitting = found.length > 1 ? found.filter((term) => besideOthers?.(term)) : found;
+      return fitting.length === 1 ? fitting[0] : undefined;
+    }
+    let best: string | undefined;
+    for (const term of found) {
+      if (!best || this.rarity(term) > this.rarity(best)) best = term;
+      else if (this.rarity(term) === this.rarity(best) && besideOthers?.(term) && !besideOthers(best)) best = term;
     }
     return best;
+  }
+}
+
+/** Indexes `form` (answering `term`) under itself and each of its one-character deletions. */
+function indexUnder(index: Map<string, { form: string; term: string }[]>, form: string, term: string): void {
+  if (form.length < MIN_TYPO_LENGTH || /\d/.test(form)) return;
+  for (const key of [form, ...deletions(form)]) {
+    const list = index.get(key);
+    if (!list) index.set(key, [{ form, term }]);
+    else if (!list.some((entry) => entry.form === form)) list.push({ form, term });
   }
 }
 
