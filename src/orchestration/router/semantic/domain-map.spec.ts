@@ -128,6 +128,21 @@ describe('DomainMap (everyday domains and the hosted agents serving them, real m
     expect(domains.agentFor('finance')).toBe('bank');
   });
 
+  it('gives a card of one line what that line is about, and no neighbouring domain by its requests', async () => {
+    const household = [
+      card('lights', 'Lights', 'Turn lights on and off.'),
+      card('thermostat', 'Thermostat', 'Tado heating control.'),
+      card('alarm', 'Alarmo', 'Arm and disarm the alarm panel.'),
+      card('garage', 'Garage', 'Garage door opener.'),
+      card('todo', 'To-do', 'Shopping list and chores.'),
+    ];
+    const domains = await mapFor(household);
+    expect(domains.agentFor('openings')).toBe('garage');
+    // "Lock the back door" stands out for a garage door opener, which is about opening the garage, not locks.
+    expect(domains.agentFor('door-locks')).toBeUndefined();
+    expect(domains.agentFor('lighting')).toBe('lights');
+  });
+
   it('follows the agent set: a domain is served once an agent for it is hosted', async () => {
     expect((await mapFor([home, weather])).agentFor('shopping')).toBeUndefined();
     expect((await mapFor([home, weather, shop])).agentFor('shopping')).toBe('shop');

@@ -33,7 +33,9 @@ const MIN_REQUEST_STANDING_OF_A_LINE = 1;
  * Or else: the share of a domain's everyday requests that stand out most for one card, by at
  * least VOTE_STANDING (standard deviations, CardVectors.standing), for that card to serve it - a
  * card of many skills ("lights, climate, covers and locks") is near each of its domains by its
- * requests, where no line of it may be near the domain's own.
+ * requests, where no line of it may be near the domain's own. Not a card of one line that claims
+ * a domain: it is about that, and requests of a neighbouring domain stand out for it by its words
+ * ("lock the back door" for "Garage door opener", a card about the garage door: the openings).
  */
 const VOTE_SHARE = 0.5;
 const VOTE_STANDING = 1.5;
@@ -141,7 +143,10 @@ export class DomainMap {
       // the cameras and the alarm, when the alarm's card is further).
       const served = ranked[0]?.claims ? ranked[0] : undefined;
       if (served) return { ...assignment, agentId: served.agentId, by: 'line' };
-      const [winner] = [...votes].sort((a, b) => b[1] - a[1]);
+      // Votes give more only to cards of several lines, or of one line that claims nothing (VOTE_SHARE).
+      const [winner] = [...votes]
+        .filter(([id]) => lines.get(id)!.length > 1 || !byLine[agentIds.indexOf(id)].some(Boolean))
+        .sort((a, b) => b[1] - a[1]);
       const voted = winner && winner[1] >= Math.max(MIN_VOTES, VOTE_SHARE * requests.length);
       return voted ? { ...assignment, agentId: winner[0], by: 'votes' } : assignment;
     });
