@@ -143,6 +143,17 @@ describe('DomainMap (everyday domains and the hosted agents serving them, real m
     expect(domains.agentFor('lighting')).toBe('lights');
   });
 
+  it('gives the reminders and lists to an organiser whose card lists the chores', async () => {
+    const organiser = card(
+      'organiser',
+      'Family Hub',
+      'The family organiser: shared calendar, chores, grocery list and meal plan.',
+    );
+    const domains = await mapFor([organiser, home, weather]);
+    expect(domains.agentFor('reminders-and-lists')).toBe('organiser');
+    expect(domains.agentFor('calendar')).toBe('organiser');
+  });
+
   it('follows the agent set: a domain is served once an agent for it is hosted', async () => {
     expect((await mapFor([home, weather])).agentFor('shopping')).toBeUndefined();
     expect((await mapFor([home, weather, shop])).agentFor('shopping')).toBe('shop');

@@ -223,7 +223,7 @@ export const EVERYDAY_DOMAINS: readonly EverydayDomain[] = [
   },
   {
     id: 'reminders-and-lists',
-    description: 'Reminders, notes, to-do lists and shopping lists.',
+    description: 'Reminders, tasks and chores, notes, to-do lists and shopping lists.',
     requests: [
       'remind me to take my pills tonight',
       'put milk on the shopping list',
