@@ -62,6 +62,12 @@ describe('DefaultRouter', () => {
     expect(route('play music').confidence).toBeGreaterThan(route('paly musik').confidence);
   });
 
+  it('spells a corrected word out in the form the typo is one edit from ("paly" is "play", not "plays")', () => {
+    const music = new DefaultRouter([agent('music', 'Music', 'Plays music on the speakers', ['play', 'jazz'])]);
+    expect(music.spelledOut('paly some jazz')).toBe('play some jazz');
+    expect(music.spelledOut('plasy some jazz')).toBe('plays some jazz');
+  });
+
   it('spells out typos the stemmer cannot see through, by the card words around them ("shoppin lst")', () => {
     const household = new DefaultRouter([
       agent('list', 'Shopping List', 'Keeps the household grocery list.', ['shopping', 'groceries']),

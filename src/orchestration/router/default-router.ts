@@ -13,7 +13,7 @@ import {
   termsOfWords,
   words,
 } from './text-analysis';
-import { TypoCorrector } from './typos';
+import { isOneEditApart, TypoCorrector } from './typos';
 
 /** How much a term counts by where it appears on a card: names and tags say what an agent is for. */
 const FIELD_WEIGHTS = { name: 3, tag: 3, skillName: 2.5, description: 1, example: 0.75 } as const;
@@ -109,8 +109,8 @@ export class DefaultRouter {
    */
   private readonly nameTerms: Set<string>[];
   private readonly typos: TypoCorrector;
-  /** A word the cards spell each term with ("weath" → "weather"), to write a corrected request out. */
-  private readonly spelling = new Map<string, string>();
+  /** The words the cards spell each term with ("weath" → "weather"), to write a corrected request out. */
+  private readonly spelling = new Map<string, string[]>();
 
   constructor(agents: readonly AgentProfile[]) {
     this.ids = agents.map((a) => a.id);
@@ -122,7 +122,9 @@ export class DefaultRouter {
       const weights = new Map<string, number>();
       const add = (text: string, weight: number, strong: boolean) => {
         for (const { word, term } of termsOfWords(text)) {
-          if (!this.spelling.has(term)) this.spelling.set(term, word);
+          const forms = this.spelling.get(term);
+          if (!forms) this.spelling.set(term, [word]);
+          else if (!forms.includes(word)) forms.push(word);
           written.set(word, term);
           weights.set(term, Math.max(weights.get(term) ?? 0, weight));
           if (strong) this.strongTerms[index].add(term);
@@ -211,7 +213,10 @@ export class DefaultRouter {
       const [term] = terms(word);
       if (term === undefined || this.postings.has(term)) return word;
       const corrected = this.corrected(term, word, text);
-      return corrected ? (this.spelling.get(corrected) ?? corrected) : word;
+      if (!corrected) return word;
+      // As the cards write it, in the form one edit from the typo if any ("paly" → "play", not "plays").
+      const forms = this.spelling.get(corrected) ?? [corrected];
+      return forms.find((form) => isOneEditApart(word, form)) ?? forms[0];
     });
   }
 
