@@ -66,6 +66,8 @@ describe('DefaultRouter', () => {
     const music = new DefaultRouter([agent('music', 'Music', 'Plays music on the speakers', ['play', 'jazz'])]);
     expect(music.spelledOut('paly some jazz')).toBe('play some jazz');
     expect(music.spelledOut('plasy some jazz')).toBe('plays some jazz');
+    // Chat spellings are written out for the model, as people mean them.
+    expect(music.spelledOut('wat time do the warriers play tonite')).toBe('what time do the warriers play tonight');
   });
 
   it('spells out typos the stemmer cannot see through, by the card words around them ("shoppin lst")', () => {

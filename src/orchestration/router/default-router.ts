@@ -13,7 +13,7 @@ import {
   termsOfWords,
   words,
 } from './text-analysis';
-import { isOneEditApart, TypoCorrector } from './typos';
+import { chatSpelling, isOneEditApart, TypoCorrector } from './typos';
 
 /** How much a term counts by where it appears on a card: names and tags say what an agent is for. */
 const FIELD_WEIGHTS = { name: 3, tag: 3, skillName: 2.5, description: 1, example: 0.75 } as const;
@@ -206,17 +206,20 @@ export class DefaultRouter {
 
   /**
    * The request with the words no card has, but that are a typo of one a card has, spelt as the
-   * card spells them ("paly some jaz" → "play some jazz"): what the sentence-embedding model reads.
+   * card spells them ("paly some jaz" → "play some jazz"), and chat spellings written out ("wat
+   * time … tonite" → "what time … tonight": chatSpelling): what the sentence-embedding model reads.
    */
   spelledOut(text: string): string {
     return text.replace(/[\p{L}\p{N}]+/gu, (word) => {
+      const chat = chatSpelling(word);
+      if (chat) return chat;
       const [term] = terms(word);
       if (term === undefined || this.postings.has(term)) return word;
       const corrected = this.corrected(term, word, text);
       if (!corrected) return word;
       // As the cards write it, in the form one edit from the typo if any ("paly" → "play", not "plays").
       const forms = this.spelling.get(corrected) ?? [corrected];
-      return forms.find((form) => isOneEditApart(word, form)) ?? forms[0];
+      return forms.find((form) => isOneEditApart(word.toLowerCase(), form)) ?? forms[0];
     });
   }
 

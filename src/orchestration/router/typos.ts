@@ -136,3 +136,40 @@ function deletions(word: string): string[] {
   for (let i = 0; i < word.length; i++) out.push(word.slice(0, i) + word.slice(i + 1));
   return out;
 }
+
+/**
+ * Spellings of everyday words as people type them to an assistant - not typos of a card word, and
+ * too far from the word for an edit to find ("tonite", "2moro", "u"): the sentence model, which
+ * has read them seldom, reads the word instead (DefaultRouter.spelledOut).
+ */
+const CHAT_SPELLINGS = new Map<string, string>([
+  ['u', 'you'],
+  ['ur', 'your'],
+  ['ya', 'you'],
+  ['wat', 'what'],
+  ['wot', 'what'],
+  ['pls', 'please'],
+  ['plz', 'please'],
+  ['thx', 'thanks'],
+  ['tonite', 'tonight'],
+  ['nite', 'night'],
+  ['2day', 'today'],
+  ['2nite', 'tonight'],
+  ['2moro', 'tomorrow'],
+  ['2morrow', 'tomorrow'],
+  ['tmrw', 'tomorrow'],
+  ['gonna', 'going to'],
+  ['wanna', 'want to'],
+  ['gotta', 'got to'],
+  ['coz', 'because'],
+  ['cuz', 'because'],
+  ['b4', 'before'],
+  ['msg', 'message'],
+  ['txt', 'text'],
+  ['ppl', 'people'],
+]);
+
+/** The word a chat spelling stands for ("tonite" → "tonight"), if `word` is one (CHAT_SPELLINGS). */
+export function chatSpelling(word: string): string | undefined {
+  return CHAT_SPELLINGS.get(word.toLowerCase());
+}
