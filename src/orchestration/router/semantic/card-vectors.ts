@@ -14,6 +14,13 @@ function anchorsOf(agent: AgentProfile): string[] {
   return [...new Set(anchors.map((a) => a.trim()).filter(Boolean))];
 }
 
+/** What a card says it is for, in words: its name, description, skills and tags (not its examples). */
+function wordsOf(agent: AgentProfile): string {
+  return [agent.name, agent.description, ...agent.skills.flatMap((s) => [s.name, s.description, ...s.tags])].join(
+    ' . ',
+  );
+}
+
 function fingerprint(anchors: string[]): string {
   return createHash('sha256').update(anchors.join('\n')).digest('base64url');
 }
@@ -28,6 +35,7 @@ export class CardVectors {
     string,
     {
       fingerprint: string;
+      words: string;
       vectors: Float32Array[];
       mean: number;
       spread: number;
@@ -46,11 +54,12 @@ export class CardVectors {
    */
   async prepare(agents: readonly AgentProfile[], key?: unknown): Promise<boolean> {
     if (key !== undefined && key === this.preparedKey) return false;
-    const stale: { id: string; fingerprint: string; anchors: string[] }[] = [];
+    const stale: { id: string; fingerprint: string; anchors: string[]; words: string }[] = [];
     for (const agent of agents) {
       const anchors = anchorsOf(agent);
       const print = fingerprint(anchors);
-      if (this.byAgent.get(agent.id)?.fingerprint !== print) stale.push({ id: agent.id, fingerprint: print, anchors });
+      if (this.byAgent.get(agent.id)?.fingerprint !== print)
+        stale.push({ id: agent.id, fingerprint: print, anchors, words: wordsOf(agent) });
     }
     const present = new Set(agents.map((a) => a.id));
     const before = this.byAgent.size;
@@ -71,6 +80,7 @@ export class CardVectors {
       const spread = Math.sqrt(variance) || 1;
       this.byAgent.set(entry.id, {
         fingerprint: entry.fingerprint,
+        words: entry.words,
         vectors: own,
         mean,
         spread,
@@ -84,6 +94,11 @@ export class CardVectors {
   similarity(vector: Float32Array, agentId: string): number {
     const entry = this.byAgent.get(agentId);
     return entry ? closest(vector, entry.vectors) : -1;
+  }
+
+  /** What an agent's card says it is for, in words (name, description, skills, tags); '' for an agent not prepared. */
+  words(agentId: string): string {
+    return this.byAgent.get(agentId)?.words ?? '';
   }
 
   /** The vectors of an agent's card lines (anchors); none for an agent not prepared. */

@@ -154,6 +154,23 @@ describe('DomainMap (everyday domains and the hosted agents serving them, real m
     expect(domains.agentFor('calendar')).toBe('organiser');
   });
 
+  it('places a card the model places nowhere by a word naming one domain, unless its requests say otherwise', async () => {
+    const household = [
+      card('lights', 'Lights', 'Turn lights on and off.'),
+      card('thermostat', 'Thermostat', 'Tado heating control.'),
+      card('met-no', 'Met.no', 'Forecast for home.'),
+      card('frigate', 'Frigate', 'NVR events and camera snapshots.'),
+      card('school', 'School', "Homework, timetables, term dates and lunch money for the kids' school."),
+    ];
+    const domains = await mapFor(household);
+    expect(domains.agentFor('weather')).toBe('met-no');
+    expect(domains.agentFor('security')).toBe('frigate');
+    expect(domains.explain().find((a) => a.domain === 'weather')).toMatchObject({ by: 'name' });
+    // "money" names the finance domain, whose requests do not stand out for a school card.
+    expect(domains.agentFor('finance')).toBeUndefined();
+    expect(domains.agentFor('lighting')).toBe('lights');
+  });
+
   it('follows the agent set: a domain is served once an agent for it is hosted', async () => {
     expect((await mapFor([home, weather])).agentFor('shopping')).toBeUndefined();
     expect((await mapFor([home, weather, shop])).agentFor('shopping')).toBe('shop');

@@ -1,3 +1,4 @@
+import { saysWhat, termsOfWords } from '../text-analysis';
 import { EVERYDAY_DOMAINS, EVERYDAY_REQUESTS } from './everyday-domains';
 import { cosine, SentenceEncoder } from './sentence-encoder';
 
@@ -41,6 +42,15 @@ const VOTE_SHARE = 0.5;
 const VOTE_STANDING = 1.5;
 /** …and never fewer requests than this: two of a small domain's four say little. */
 const MIN_VOTES = 3;
+/**
+ * A card the model cannot place - none of its lines claims any domain ("Met.no: Forecast for
+ * home.", "Frigate: NVR events and camera snapshots.", brand names and a few words) - is placed
+ * by its words: a word of one domain's description and no other's ("forecast", "camera") names
+ * that domain, and the card claims it if the domain's requests stand out for it at all, by this
+ * much on average (σ): the model's evidence, weak, must not be contrary ("lunch money" on a
+ * school card names the finance domain, whose requests stand out for it at -0.07 σ).
+ */
+const MIN_REQUEST_STANDING_OF_A_NAME = 0;
 
 /** What DomainMap needs of the hosted cards (CardVectors). */
 export interface CardLines {
@@ -48,6 +58,8 @@ export interface CardLines {
   lines(agentId: string): readonly Float32Array[];
   /** How far a vector stands out for an agent's card (CardVectors.standing). */
   standing(vector: Float32Array, agentId: string): number;
+  /** What an agent's card says it is for, in words (CardVectors.words). */
+  words(agentId: string): string;
 }
 
 /** Where a request belongs among everyday domains, and which hosted agent, if any, serves that domain. */
@@ -67,8 +79,8 @@ export interface DomainVerdict {
 export interface DomainAssignment {
   domain: string;
   agentId?: string;
-  /** Which rule gave it: the card's closest line near the domain's, or its requests' votes. */
-  by?: 'line' | 'votes';
+  /** Which rule gave it: the card's closest line near the domain's, a word of a card no line of which is placed (MIN_REQUEST_STANDING_OF_A_NAME), or its requests' votes. */
+  by?: 'line' | 'name' | 'votes';
   /** Every card, nearest the domain's line first. */
   cards: {
     agentId: string;
@@ -115,7 +127,7 @@ export class DomainMap {
     // The closest any domain comes to each card, and the domains each card's lines claim.
     const most = agentIds.map((_, a) => Math.max(...nearness.map((row) => row[a])));
     const byLine = agentIds.map((id) => claimed(lines.get(id)!, embedded.descriptions));
-    this.assignments = embedded.descriptions.map((_, domain) => {
+    const scored = embedded.descriptions.map((_, domain) => {
       const requests = embedded.requests.filter((r) => r.domain === domain).map((r) => r.vector);
       const votes = this.votes(requests, agentIds, cards);
       const ranked = agentIds
@@ -133,21 +145,33 @@ export class DomainMap {
           return { agentId, similarity, claims, requestStanding, votes: votes.get(agentId) ?? 0 };
         })
         .sort((x, y) => y.similarity - x.similarity);
-      const assignment: DomainAssignment = {
-        domain: EVERYDAY_DOMAINS[domain].id,
-        cards: ranked,
-        requests: requests.length,
-      };
+      return { domain, votes, ranked, requests: requests.length };
+    });
+    // The cards the model places nowhere, and the domains their words name.
+    const placed = new Set(scored.flatMap(({ ranked }) => ranked.filter((c) => c.claims).map((c) => c.agentId)));
+    const named = new Map(
+      agentIds.filter((id) => !placed.has(id)).map((id) => [id, namedDomains(cards.words(id))] as const),
+    );
+    this.assignments = scored.map(({ domain, votes, ranked, requests }) => {
+      const assignment: DomainAssignment = { domain: EVERYDAY_DOMAINS[domain].id, cards: ranked, requests };
       // The card nearest the domain by its lines, if its claim holds - not a card further away
       // instead: among one-line cards the next is as often a near miss ("Garage door opener" for
       // the cameras and the alarm, when the alarm's card is further).
       const served = ranked[0]?.claims ? ranked[0] : undefined;
       if (served) return { ...assignment, agentId: served.agentId, by: 'line' };
+      // Else a card placed nowhere whose words name the domain, if only one does.
+      const naming = ranked.filter(
+        (c) => named.get(c.agentId)?.has(domain) && c.requestStanding >= MIN_REQUEST_STANDING_OF_A_NAME,
+      );
+      if (naming.length === 1) {
+        naming[0].claims = true;
+        return { ...assignment, agentId: naming[0].agentId, by: 'name' };
+      }
       // Votes give more only to cards of several lines, or of one line that claims nothing (VOTE_SHARE).
       const [winner] = [...votes]
         .filter(([id]) => lines.get(id)!.length > 1 || !byLine[agentIds.indexOf(id)].some(Boolean))
         .sort((a, b) => b[1] - a[1]);
-      const voted = winner && winner[1] >= Math.max(MIN_VOTES, VOTE_SHARE * requests.length);
+      const voted = winner && winner[1] >= Math.max(MIN_VOTES, VOTE_SHARE * requests);
       return voted ? { ...assignment, agentId: winner[0], by: 'votes' } : assignment;
     });
     this.servedBy = this.assignments.map((a) => a.agentId);
@@ -228,6 +252,34 @@ function claimed(lines: readonly Float32Array[], descriptions: readonly Float32A
   }
   return claims;
 }
+
+/**
+ * The domains a card's words name: the terms that say what is asked (saysWhat) of each domain's
+ * description that no other domain's description has ("forecast": the weather; "camera": security).
+ */
+function namedDomains(words: string): Set<number> {
+  const said = new Set(termsOfWords(words).map((t) => t.term));
+  const domains = new Set<number>();
+  DOMAIN_WORDS.forEach((own, d) => {
+    for (const term of own) if (said.has(term)) domains.add(d);
+  });
+  return domains;
+}
+
+/** For each domain, the terms of its description that say what is asked and no other domain's description has. */
+const DOMAIN_WORDS: ReadonlySet<string>[] = (() => {
+  const terms = EVERYDAY_DOMAINS.map(
+    (d) =>
+      new Set(
+        termsOfWords(d.description)
+          .filter(({ word }) => saysWhat(word))
+          .map((t) => t.term),
+      ),
+  );
+  return terms.map(
+    (own, d) => new Set([...own].filter((term) => terms.every((other, o) => o === d || !other.has(term)))),
+  );
+})();
 
 function mean(values: number[]): number {
   return values.length ? values.reduce((sum, x) => sum + x, 0) / values.length : 0;
