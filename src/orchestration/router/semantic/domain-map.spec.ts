@@ -160,11 +160,13 @@ describe('DomainMap (everyday domains and the hosted agents serving them, real m
       card('thermostat', 'Thermostat', 'Tado heating control.'),
       card('met-no', 'Met.no', 'Forecast for home.'),
       card('frigate', 'Frigate', 'NVR events and camera snapshots.'),
+      card('sonos', 'Sonos', 'Speakers in every room.'),
       card('school', 'School', "Homework, timetables, term dates and lunch money for the kids' school."),
     ];
     const domains = await mapFor(household);
     expect(domains.agentFor('weather')).toBe('met-no');
     expect(domains.agentFor('security')).toBe('frigate');
+    expect(domains.agentFor('music')).toBe('sonos');
     expect(domains.explain().find((a) => a.domain === 'weather')).toMatchObject({ by: 'name' });
     // "money" names the finance domain, whose requests do not stand out for a school card.
     expect(domains.agentFor('finance')).toBeUndefined();

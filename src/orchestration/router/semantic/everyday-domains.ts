@@ -161,7 +161,7 @@ export const EVERYDAY_DOMAINS: readonly EverydayDomain[] = [
   },
   {
     id: 'music',
-    description: 'Plays music: songs, artists, albums, playlists, radio; pause, skip and volume.',
+    description: 'Plays music on the speakers: songs, artists, albums, playlists, radio; pause, skip and volume.',
     requests: [
       'put some tunes on',
       'I want to hear something relaxing',
