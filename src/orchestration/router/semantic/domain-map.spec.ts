@@ -48,6 +48,8 @@ describe('DomainMap (everyday domains and the hosted agents serving them, real m
     // Near the shop, but not what it is about.
     expect(domains.agentFor('groceries-and-takeaway')).toBeUndefined();
     expect(domains.agentFor('finance')).toBeUndefined();
+    // "Feeding times" says when, not what: it names no domain (the timers').
+    expect(domains.agentFor('timers-and-alarms')).toBeUndefined();
     expect(domains.agentFor('travel')).toBeUndefined();
   });
 
@@ -161,6 +163,7 @@ describe('DomainMap (everyday domains and the hosted agents serving them, real m
       card('met-no', 'Met.no', 'Forecast for home.'),
       card('frigate', 'Frigate', 'NVR events and camera snapshots.'),
       card('sonos', 'Sonos', 'Speakers in every room.'),
+      card('pets', 'Pets', "Smart feeder and cat flap: feeding times, portions and who's in or out."),
       card('school', 'School', "Homework, timetables, term dates and lunch money for the kids' school."),
     ];
     const domains = await mapFor(household);

@@ -254,11 +254,16 @@ function claimed(lines: readonly Float32Array[], descriptions: readonly Float32A
 }
 
 /**
- * The domains a card's words name: the terms that say what is asked (saysWhat) of each domain's
- * description that no other domain's description has ("forecast": the weather; "camera": security).
+ * The domains a card's words name: the terms that say what is asked (saysWhat: not "feeding
+ * *times*") of each domain's description that no other domain's description has ("forecast": the
+ * weather; "camera": security).
  */
 function namedDomains(words: string): Set<number> {
-  const said = new Set(termsOfWords(words).map((t) => t.term));
+  const said = new Set(
+    termsOfWords(words)
+      .filter(({ word }) => saysWhat(word))
+      .map((t) => t.term),
+  );
   const domains = new Set<number>();
   DOMAIN_WORDS.forEach((own, d) => {
     for (const term of own) if (said.has(term)) domains.add(d);
