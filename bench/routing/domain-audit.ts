@@ -5,10 +5,7 @@
  * against the assignment judged by hand for each set (domain-audit.expected.json). No labelled
  * utterance is read: this is about the cards only.
  *
- *   node -r ts-node/register/transpile-only bench/routing/domain-audit.ts \
- *     [--set main|second-household|ha-terse|rich-household|overlap-family] [--quiet]
- *
- * (No npm script: package.json is not the router's to edit; the command is bench:routing's.)
+ *   npm run bench:routing-audit -- [--set main|second-household|ha-terse|rich-household|overlap-family] [--quiet]
  *
  * Per domain: the agent given (by a line of its card, by a word of a card placed nowhere else, or by
  * the domain's requests' votes) or "-";
