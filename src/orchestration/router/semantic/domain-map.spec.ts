@@ -15,6 +15,13 @@ describe('DomainMap (everyday domains and the hosted agents serving them, real m
   ]);
   const weather = card('weather', 'Weather', 'Forecasts and current conditions', ['weather', 'forecast', 'rain']);
   const shop = card('shop', 'Shop', 'Buy mugs, hoodies and t-shirts: cart, checkout and orders', ['mug', 'cart']);
+  const skill = (id: string, description: string, tags: string[], examples: string[]) => ({
+    id,
+    name: id,
+    description,
+    tags,
+    examples,
+  });
 
   async function mapFor(agents: ReturnType<typeof card>[]) {
     const cards = new CardVectors(encoder);
@@ -64,13 +71,6 @@ describe('DomainMap (everyday domains and the hosted agents serving them, real m
   });
 
   it('gives a card of many skills the domains its requests stand out for, though its closest line is far from theirs', async () => {
-    const skill = (id: string, description: string, tags: string[], examples: string[]) => ({
-      id,
-      name: id,
-      description,
-      tags,
-      examples,
-    });
     const smartHome = {
       ...card('smart-home', 'Home Control', 'Controls the smart home: lights, switches, climate, covers and locks.'),
       skills: [
@@ -92,13 +92,6 @@ describe('DomainMap (everyday domains and the hosted agents serving them, real m
   });
 
   it("gives a domain to a card whose line is near it only if the domain's requests bear that out, and to a skill of its own", async () => {
-    const skill = (id: string, description: string, tags: string[], examples: string[]) => ({
-      id,
-      name: id,
-      description,
-      tags,
-      examples,
-    });
     const security = {
       ...card('security', 'Security', 'Cameras, the burglar alarm and smart locks.'),
       skills: [
