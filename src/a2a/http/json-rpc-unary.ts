@@ -1,6 +1,5 @@
 import { Extensions } from '@a2a-js/sdk';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
-import { A2AError } from '@a2a-js/sdk/errors';
 import {
   A2ARequestHandler,
   JsonRpcTransportHandler,
@@ -10,10 +9,11 @@ import {
 import type { UserBuilder } from '@a2a-js/sdk/server/express';
 import { Logger } from '@nestjs/common';
 import type { Request, RequestHandler, Response } from 'express';
+import { JsonRpcCode } from '../../platform/errors/json-rpc-error.mapping';
+import { requestedVersion } from './a2a-version';
 
 /** The JSON-RPC methods answered with an event stream (v0.3 and v1.0 names): the SDK's express handler serves them. */
 const STREAMING_METHODS = new Set(['message/stream', 'tasks/resubscribe', 'SendStreamingMessage', 'SubscribeToTask']);
-const INTERNAL_ERROR = -32603;
 
 export interface UnaryJsonRpcOptions {
   requestHandler: A2ARequestHandler;
@@ -40,15 +40,16 @@ export function unaryJsonRpcHandler(options: UnaryJsonRpcOptions): RequestHandle
   return (req, res, next) => {
     const body: unknown = req.body;
     if (!isUnaryCall(req, body)) return next();
+    // The preflight has checked the header and spelt a served version as the SDK compares it (negotiateVersion).
     const version = req.headers['a2a-version'] as string | undefined;
-    const legacy = (version || '0.3') === '0.3';
+    const legacy = requestedVersion(req) === '0.3';
     void answer(req, res, body, version, legacy).catch((error: unknown) => {
       const mapped = legacy
         ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(error)
         : JsonRpcTransportHandler.mapToJSONRPCError(error);
-      const serverFault = mapped.code === INTERNAL_ERROR;
+      const serverFault = mapped.code === JsonRpcCode.INTERNAL_ERROR;
       if (serverFault) logger.error(`JSON-RPC ${body.method} failed`, (error as Error)?.stack ?? String(error));
-      else logger.debug(`JSON-RPC ${body.method}: ${(error as A2AError)?.message ?? String(error)}`);
+      else logger.debug(`JSON-RPC ${body.method}: ${(error as Error)?.message ?? String(error)}`);
       if (res.headersSent) return void (res.writableEnded || res.end());
       writeJson(res, serverFault ? 500 : 200, { jsonrpc: '2.0', id: body.id ?? null, error: mapped });
     });
