@@ -259,11 +259,7 @@ function claimed(lines: readonly Float32Array[], descriptions: readonly Float32A
  * weather; "camera": security).
  */
 function namedDomains(words: string): Set<number> {
-  const said = new Set(
-    termsOfWords(words)
-      .filter(({ word }) => saysWhat(word))
-      .map((t) => t.term),
-  );
+  const said = whatTerms(words);
   const domains = new Set<number>();
   DOMAIN_WORDS.forEach((own, d) => {
     for (const term of own) if (said.has(term)) domains.add(d);
@@ -271,16 +267,18 @@ function namedDomains(words: string): Set<number> {
   return domains;
 }
 
+/** The terms of a text's words that say what is asked (saysWhat). */
+function whatTerms(text: string): Set<string> {
+  return new Set(
+    termsOfWords(text)
+      .filter(({ word }) => saysWhat(word))
+      .map((t) => t.term),
+  );
+}
+
 /** For each domain, the terms of its description that say what is asked and no other domain's description has. */
 const DOMAIN_WORDS: ReadonlySet<string>[] = (() => {
-  const terms = EVERYDAY_DOMAINS.map(
-    (d) =>
-      new Set(
-        termsOfWords(d.description)
-          .filter(({ word }) => saysWhat(word))
-          .map((t) => t.term),
-      ),
-  );
+  const terms = EVERYDAY_DOMAINS.map((d) => whatTerms(d.description));
   return terms.map(
     (own, d) => new Set([...own].filter((term) => terms.every((other, o) => o === d || !other.has(term)))),
   );
