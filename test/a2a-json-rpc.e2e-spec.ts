@@ -136,7 +136,7 @@ describe('A2A JSON-RPC as field clients send it (e2e)', () => {
       'pushNotificationConfig must be an object',
     ],
     ['tasks/pushNotificationConfig/delete', { id: 't' }, 'pushNotificationConfigId must be a non-empty string'],
-    ['tasks/get', { id: 't', historyLength: -1 }, 'historyLength must be a whole number'],
+    ['tasks/get', { id: 't', historyLength: -1 }, 'historyLength must be a whole number, 0 or more'],
     ['message/send', { message: 'hi' }, 'message must be an object'],
     ['message/send', [], 'params must be an object'],
   ])('-32602, not an internal error, for %s with %j', async (method, params, problem) => {

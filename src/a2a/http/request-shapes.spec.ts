@@ -31,11 +31,15 @@ describe('request shapes', () => {
   it('with ProtoJSON, reads a member under its proto field name when the JSON name is absent', () => {
     expect(shape.check({ task_id: 't', history_length: 2 }, '', true)).toBeUndefined();
     expect(shape.check({ task_id: 't' }, '', false)).toBe('taskId must be a string');
-    expect(shape.check({ task_id: 't', history_length: -1 }, '', true)).toBe('history_length must be a whole number');
+    expect(shape.check({ task_id: 't', history_length: -1 }, '', true)).toBe(
+      'history_length must be a whole number, 0 or more',
+    );
     expect(shape.check({ taskId: null, task_id: 't' }, '', true)).toBeUndefined();
     // ProtoJSON writes integers as strings too; plain JSON does not.
     expect(shape.check({ taskId: 't', historyLength: '3' }, '', true)).toBeUndefined();
-    expect(shape.check({ taskId: 't', historyLength: '3' }, '', false)).toBe('historyLength must be a whole number');
+    expect(shape.check({ taskId: 't', historyLength: '3' }, '', false)).toBe(
+      'historyLength must be a whole number, 0 or more',
+    );
   });
 });
 

@@ -44,7 +44,7 @@ export const id = simple('a non-empty string', (value) => typeof value === 'stri
 
 /** A whole number >= 0 (ProtoJSON also writes integers as decimal strings). */
 export const count = simple(
-  'a whole number',
+  'a whole number, 0 or more',
   (value, protoJson) =>
     (Number.isSafeInteger(value) && (value as number) >= 0) ||
     (protoJson && typeof value === 'string' && /^\d{1,15}$/.test(value)),
