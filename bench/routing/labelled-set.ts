@@ -56,8 +56,8 @@ function readJson<T>(file: string): T {
  */
 export type LabelledSet = string;
 
-/** The sets there are: the one the router was tuned on (its dev split), and two written later. */
-export const LABELLED_SETS: readonly LabelledSet[] = ['main', 'fresh', 'second-household'];
+/** The sets there are: the one the router was tuned on (its dev split), and three written later. */
+export const LABELLED_SETS: readonly LabelledSet[] = ['main', 'fresh', 'second-household', 'third-household'];
 
 function fileOf(set: LabelledSet, file: 'cards.json' | 'utterances.json'): string {
   if (set === 'main') return file;
