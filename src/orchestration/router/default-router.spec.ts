@@ -43,6 +43,19 @@ describe('DefaultRouter', () => {
     ]);
   });
 
+  it('puts a card with a word saying what is asked before one with only generic words', () => {
+    const books = new DefaultRouter([
+      agent('switches', 'Switches', 'Plugs and switches', ['on', 'off'], ['turn off the plug']),
+      agent('books', 'Audiobooks', 'Listen to a book', ['audiobook', 'chapter']),
+    ]);
+    // "off" scores more (a tag of the switches' card; "book" is in a description), but it is generic.
+    const routing = books.route({ text: 'pick up where I left off in my book', multiAgent: false });
+    expect(routing.agentId).toBe('books');
+    expect(routing.candidates).toEqual(['books']);
+    // Generic words alone still rank the cards that have them.
+    expect(books.route({ text: 'turn it off', multiAgent: false }).agentId).toBe('switches');
+  });
+
   it('takes no word saying how many as evidence of what is asked', () => {
     const shop = new DefaultRouter([
       agent('shop', 'Shop', 'Mugs and t-shirts', ['mug', 'cart'], ['add two mugs to my cart']),

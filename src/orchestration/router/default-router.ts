@@ -323,7 +323,12 @@ export class DefaultRouter {
         scores[agent] += weight * factor;
       }
     }
-    const order = touched.sort((a, b) => scores[b] - scores[a] || a - b);
+    // A card that has a word saying what is asked comes before one that has only generic words
+    // ("pick up where I left *off* in my *book*": the audiobooks, not the light switch).
+    const specific = new Set(touched.filter((agent) => specificTerms.some((t) => this.onCard(agent, t))));
+    const order = touched.sort(
+      (a, b) => Number(specific.has(b)) - Number(specific.has(a)) || scores[b] - scores[a] || a - b,
+    );
     if (!order.length)
       return {
         order,
@@ -338,7 +343,7 @@ export class DefaultRouter {
       };
     const best = scores[order[0]];
     const second = order.length > 1 ? scores[order[1]] : 0;
-    const margin = (best - second) / best;
+    const margin = Math.max(0, best - second) / best;
     let confidence = (1 - Math.exp(-best / EVIDENCE_SCALE)) * (0.5 + 0.5 * margin);
     const top = order[0];
     // Evidence from generic words alone does not decide, nor outweigh a conversation.
