@@ -186,4 +186,44 @@ describe('actions a card must offer', () => {
     expect(routing.additionalAgents).toBeUndefined();
     expect(routing.outOfScope).toBeUndefined();
   });
+
+  it('takes a card that takes requests for a thing, or is called by the thing, as offering to get it', () => {
+    const rides = new DefaultRouter([
+      agent('cabs', 'Uber', 'Request a ride and check where your driver is.'),
+      agent('meds', 'MedMinder', 'Reminds you to take your medication.'),
+      agent('tunes', 'Tunes', 'Plays music and mixes', ['music', 'mix']),
+    ]);
+    // Called by what is ordered: the agent's name is the thing ("an Uber").
+    expect(rides.isCalled('cabs', 'uber')).toBe(true);
+    expect(rides.isCalled('cabs', 'uber eats')).toBe(false);
+    const order = { text: 'order me an uber to the station', multiAgent: true };
+    expect(withOfferedActions(rides, order, routed('cabs'), 0.7)).toEqual(routed('cabs'));
+    // "Request a ride": booking a ride is offered, booking a table at a restaurant is not asked of it.
+    const ride = { text: 'book me a ride home', multiAgent: true };
+    expect(withOfferedActions(rides, ride, routed('cabs'), 0.7)).toEqual(routed('cabs'));
+    const pill = { text: 'order my pills', multiAgent: true };
+    expect(withOfferedActions(rides, pill, routed('meds'), 0.7)).toMatchObject({ agentId: '', outOfScope: 'buying' });
+  });
+
+  it('gives the part of a split request its agent does not offer to the only card offering it for that thing', () => {
+    const rides = new DefaultRouter([
+      agent('cabs', 'Cabs', 'Request a ride and check where your driver is.'),
+      agent('meds', 'MedMinder', 'Reminds you to take your medication.'),
+      agent('tunes', 'Tunes', 'Plays music and mixes', ['music', 'mix']),
+    ]);
+    const request = { text: 'book me a ride to the gym and play my workout mix', multiAgent: true };
+    const split = routed('meds', {
+      additionalAgents: ['tunes'],
+      candidates: ['meds', 'tunes'],
+      parts: { meds: 'book me a ride to the gym', tunes: 'play my workout mix' },
+    });
+    const routing = withOfferedActions(rides, request, split, 0.7);
+    expect(routing).toMatchObject({
+      agentId: 'tunes',
+      additionalAgents: ['cabs'],
+      parts: { tunes: 'play my workout mix', cabs: 'book me a ride to the gym' },
+    });
+    expect(routing.unplaced).toBeUndefined();
+    expect(routing.reasoning).toMatch(/asks for booking \(ride\), which only cabs's card offers for it$/);
+  });
 });

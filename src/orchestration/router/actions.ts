@@ -24,8 +24,9 @@ const VERBS: Record<Action, readonly string[]> = {
  * shopping *list* keeps groceries, it does not buy them.
  */
 const OFFERS: Record<Action, readonly string[]> = {
-  buying: [...VERBS.buying, 'payment', 'checkout', 'cart', 'basket', 'sell', 'price', 'subscription'],
-  booking: [...VERBS.booking, 'booking', 'reservation', 'ticket'],
+  // "Request a ride": a card that takes requests for a thing gets it for you.
+  buying: [...VERBS.buying, 'payment', 'checkout', 'cart', 'basket', 'sell', 'price', 'subscription', 'request'],
+  booking: [...VERBS.booking, 'booking', 'reservation', 'ticket', 'request'],
   betting: [...VERBS.betting, 'betting', 'odds', 'bookmaker'],
   calling: [...VERBS.calling, 'contact', 'telephone', 'voip'],
   messaging: [...VERBS.messaging, 'mail', 'messaging', 'inbox', 'chat'],
@@ -163,6 +164,8 @@ export interface CardIndex {
   cardHasAny(agentId: string, terms: ReadonlySet<string>): boolean;
   cardHasWordOf(agentId: string, text: string): boolean;
   names(agentId: string, text: string): boolean;
+  /** Whether a phrase is all words of an agent's name ("order me an *Uber*"). */
+  isCalled(agentId: string, phrase: string): boolean;
 }
 
 /**
@@ -176,8 +179,13 @@ export function unofferedAction(index: CardIndex, agentId: string, text: string)
   return offers(index, agentId, action, actionObject(text)) ? undefined : action;
 }
 
-/** Whether an agent's card offers an action - for `object`, when the request says what it is for. */
+/**
+ * Whether an agent's card offers an action - for `object`, when the request says what it is for.
+ * What is bought or booked may be the agent itself, by its name ("order me an *Uber*", "book a
+ * *Lyft*"): an agent called after what it provides offers it, whatever its card's verbs.
+ */
 function offers(index: CardIndex, agentId: string, action: Action, object: string | undefined): boolean {
+  if (object !== undefined && index.isCalled(agentId, object)) return true;
   return (
     index.cardHasAny(agentId, OFFERING_TERMS.get(action)!) &&
     (object === undefined || index.cardHasWordOf(agentId, object))
@@ -258,19 +266,40 @@ function asked(action: Action, object: string | undefined): string {
   return object ? `${action} (${object})` : action;
 }
 
+/**
+ * A split request's parts with each part asking for an action its agent's card does not offer
+ * taken off that agent: to the one card that offers it for what it is for, if only one does (as
+ * soleOffer, for a part: "*book me a ride to the gym* and play my workout mix"), else asked about.
+ */
 function withOfferedParts(index: CardIndex, routing: Routing, parts: Record<string, string>): Routing {
   const kept = Object.entries(parts).filter(([agentId, part]) => !unofferedAction(index, agentId, part));
   if (kept.length === Object.keys(parts).length) return routing;
-  const refused = Object.entries(parts)
-    .filter(([agentId]) => !kept.some(([id]) => id === agentId))
-    .map(([agentId, part]) => ({ agentId, text: part, action: requestedAction(part)!, object: actionObject(part) }));
+  const refused: { agentId: string; text: string; action: Action; object?: string }[] = [];
+  const moved: string[] = [];
+  for (const [agentId, part] of Object.entries(parts)) {
+    if (kept.some(([id]) => id === agentId)) continue;
+    const action = requestedAction(part)!;
+    const object = actionObject(part);
+    const offered = FOR_THINGS.has(action) && object !== undefined ? offering(index, action, object) : [];
+    if (offered.length !== 1) {
+      refused.push({ agentId, text: part, action, object });
+      continue;
+    }
+    const at = kept.findIndex(([id]) => id === offered[0]);
+    if (at >= 0) kept[at] = [offered[0], `${kept[at][1]} and ${part}`];
+    else kept.push([offered[0], part]);
+    moved.push(`"${part}" asks for ${asked(action, object)}, which only ${offered[0]}'s card offers for it`);
+  }
   const unplaced = [
     ...refused.map((r) => ({ text: r.text, candidates: offering(index, r.action, r.object).slice(0, MAX_CANDIDATES) })),
     ...(routing.unplaced ?? []),
   ];
-  const reasons = refused.map(
-    (r) => `"${r.text}" asks for ${asked(r.action, r.object)}, which ${r.agentId}'s card does not offer`,
-  );
+  const reasons = [
+    ...refused.map(
+      (r) => `"${r.text}" asks for ${asked(r.action, r.object)}, which ${r.agentId}'s card does not offer`,
+    ),
+    ...moved,
+  ];
   const ids = kept.map(([id]) => id);
   return {
     ...routing,
@@ -280,7 +309,7 @@ function withOfferedParts(index: CardIndex, routing: Routing, parts: Record<stri
     confidence: ids.length ? routing.confidence : 0,
     candidates: ids.length ? ids : unplaced[0].candidates,
     parts: Object.fromEntries(kept),
-    unplaced,
+    unplaced: unplaced.length ? unplaced : undefined,
     outOfScope: ids.length ? undefined : refused[0].action,
   };
 }

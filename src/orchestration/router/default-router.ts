@@ -204,6 +204,13 @@ export class DefaultRouter {
     return name !== undefined && namesDeliberately(name, text);
   }
 
+  /** Whether a phrase is all words of an agent's name, not generic ones ("an *Uber*", "*Spotify*"). */
+  isCalled(agentId: string, phrase: string): boolean {
+    const name = this.nameTerms[this.ids.indexOf(agentId)];
+    const said = terms(phrase);
+    return name !== undefined && said.length > 0 && said.every((t) => name.has(t) && !GENERIC_TERMS.has(t));
+  }
+
   /**
    * The request with the words no card has, but that are a typo of one a card has, spelt as the
    * card spells them ("paly some jaz" → "play some jazz"), and chat spellings written out ("wat
