@@ -40,7 +40,8 @@ type QueuedRow = TaskStateRow & { createdAt: Date };
  * answer's path: `recordState` queues them (WriteBehindQueue), and they reach PostgreSQL a few
  * milliseconds later, many rows per statement, a task's successive states coalesced into one
  * row. The live record in the key-value store outlives that window. Reads and deletes here first
- * wait for what this replica queued, so a replica always reads its own writes.
+ * wait for what this replica queued, so a replica always reads its own writes (a read waits a few
+ * seconds at most, then is refused as unavailable: WriteBehindQueue.readable).
  */
 @Injectable()
 export class A2aTaskRepository {
@@ -124,7 +125,7 @@ export class A2aTaskRepository {
 
   /** How many task records are in each state (A2A state names as stored). */
   async countByState(): Promise<Map<string, number>> {
-    await this.queue.flushed();
+    await this.queue.readable();
     const rows: { state: string; count: number }[] = await this.repo.query(
       `SELECT state, count(*)::int AS count FROM a2a_tasks GROUP BY state`,
     );
@@ -133,7 +134,7 @@ export class A2aTaskRepository {
 
   /** Every agent's and owner's rows for a task id (internal inspection; usually one). */
   async findByTaskId(taskId: string): Promise<A2aTaskEntity[]> {
-    await this.queue.flushed();
+    await this.queue.readable();
     return this.repo.find({ where: { taskId }, order: { updatedAt: 'DESC' } });
   }
 
@@ -142,15 +143,20 @@ export class A2aTaskRepository {
     await this.repo.delete({ agentId, owner, taskId });
   }
 
-  /** The archived task; no wait for queued states: a task whose live record is gone was written long ago. */
+  /**
+   * The archived task, once what this replica queued is written: a finished task's record may be
+   * gone from an in-process store seconds after it was written (TaskStores), before its row if the
+   * database is slow.
+   */
   async findFinalTask(agentId: string, owner: string, taskId: string): Promise<unknown> {
+    await this.queue.readable();
     const row = await this.repo.findOne({ where: { agentId, owner, taskId }, select: ['finalTask'] });
     return fromArchive(row?.finalTask ?? undefined);
   }
 
   /** Newest first, keyset-paged on (updated_at, task_id); also returns the total matching. */
   async page(query: TaskPageQuery): Promise<{ rows: A2aTaskEntity[]; total: number }> {
-    await this.queue.flushed();
+    await this.queue.readable();
     const qb = this.repo.createQueryBuilder('t').where('t.owner = :owner', { owner: query.owner });
     if (query.agentId) qb.andWhere('t.agent_id = :agentId', { agentId: query.agentId });
     if (query.contextId) qb.andWhere('t.context_id = :contextId', { contextId: query.contextId });

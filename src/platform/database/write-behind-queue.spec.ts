@@ -161,6 +161,27 @@ describe('WriteBehindQueue', () => {
     expect(t.statements.flat().map((row) => row.id)).toEqual(['a', 'b', 'd']);
   });
 
+  it('readable() waits for what was queued, and refuses a reader when the database stays away', async () => {
+    const working = table();
+    const prompt = new WriteBehindQueue<Row>({ name: 'test', write: working.write, delayMs: 60_000 });
+    await expect(prompt.readable()).resolves.toBeUndefined();
+    await prompt.add({ id: 'a', value: 1 });
+    await prompt.readable();
+    expect(working.statements).toEqual([[{ id: 'a', value: 1 }]]);
+
+    let down = true;
+    const t = table(() => (down ? connectionError() : undefined));
+    const queue = new WriteBehindQueue<Row>({ name: 'test', write: t.write, delayMs: 60_000, addTimeoutMs: 100 });
+    await queue.add({ id: 'b', value: 2 });
+    const started = Date.now();
+    const refused = await queue.readable().catch((error: unknown) => error);
+    expect((refused as DomainError).code).toBe(ErrorCode.SERVICE_UNAVAILABLE);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    down = false;
+    await queue.flushed();
+    expect(t.statements).toEqual([[{ id: 'b', value: 2 }]]);
+  });
+
   it('close() writes what is left, then refuses new items', async () => {
     const t = table();
     const queue = new WriteBehindQueue<Row>({ name: 'test', write: t.write, delayMs: 60_000 });

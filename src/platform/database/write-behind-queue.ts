@@ -99,6 +99,20 @@ export class WriteBehindQueue<T> {
     return new Promise((resolve) => this.waiters.push({ position, resolve }));
   }
 
+  /**
+   * flushed(), for a read that must see what this replica queued: if the database has not taken
+   * it within `addTimeoutMs` (down, or far behind), rejects with SERVICE_UNAVAILABLE, as a full
+   * queue refuses a write, rather than keeping the reader waiting for as long as it is down.
+   */
+  readable(): Promise<void> {
+    const flushed = this.flushed();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(notKeepingUp()), this.settings.addTimeoutMs);
+    });
+    return Promise.race([flushed, late]).finally(() => clearTimeout(timer));
+  }
+
   /** Writes what is left, for at most `deadlineMs`; then refuses new items. */
   async close(deadlineMs: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
@@ -231,11 +245,7 @@ export class WriteBehindQueue<T> {
       const timer = setTimeout(() => {
         const index = this.roomWaiters.indexOf(ready);
         if (index >= 0) this.roomWaiters.splice(index, 1);
-        reject(
-          new DomainError(ErrorCode.SERVICE_UNAVAILABLE, 'The database is not keeping up (or unreachable); try again', {
-            retryAfterSeconds: 1,
-          }),
-        );
+        reject(notKeepingUp());
       }, this.settings.addTimeoutMs);
       const ready = () => {
         clearTimeout(timer);
@@ -257,4 +267,10 @@ export function isDataError(error: unknown): boolean {
 
 function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function notKeepingUp(): DomainError {
+  return new DomainError(ErrorCode.SERVICE_UNAVAILABLE, 'The database is not keeping up (or unreachable); try again', {
+    retryAfterSeconds: 1,
+  });
 }
