@@ -31,7 +31,10 @@ describe('A2A task records for operators: /internal/orchestration/tasks (e2e)', 
   async function storeTask(state: TaskState, metadata?: Record<string, unknown>): Promise<string> {
     const id = randomUUID();
     const contextId = randomUUID();
-    const store = new KvTaskStore('orchestrator', t.app.get(KeyValueStore), t.app.get(A2aTaskRepository), 60_000);
+    const store = new KvTaskStore('orchestrator', t.app.get(KeyValueStore), t.app.get(A2aTaskRepository), {
+      runningMs: 60_000,
+      finishedMs: 60_000,
+    });
     const task: Task = {
       id,
       contextId,

@@ -6,8 +6,10 @@ import { A2aUser } from '../src/a2a/hosting/a2a-user';
 import { A2aTaskRepository } from '../src/a2a/store/a2a-task.repository';
 import { KvTaskStore } from '../src/a2a/store/kv-task.store';
 import { TaskIndexRecovery } from '../src/a2a/store/task-index-recovery';
+import { TaskStores } from '../src/a2a/store/task-stores';
 import { taskRecordKey, TaskPersistenceRecord, UNINDEXED_TASKS } from '../src/a2a/store/task-record';
 import { Principal } from '../src/platform/auth/principal';
+import { AppConfig } from '../src/platform/config/app-config';
 import { KeyValueStore } from '../src/platform/kv/key-value-store';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -39,7 +41,8 @@ describe('A2A task records (e2e)', () => {
   let t: TestApp;
   let kv: KeyValueStore;
   let tasks: A2aTaskRepository;
-  const store = (agent = 'agent-a', ttlMs = 60_000) => new KvTaskStore(agent, kv, tasks, ttlMs);
+  const store = (agent = 'agent-a', ttlMs = 60_000) =>
+    new KvTaskStore(agent, kv, tasks, { runningMs: ttlMs, finishedMs: ttlMs });
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -58,6 +61,62 @@ describe('A2A task records (e2e)', () => {
     expect(Date.parse(record.expiresAtUtc) - Date.now()).toBeGreaterThan(55_000);
     await store().save(task(id, TaskState.TASK_STATE_COMPLETED, [message('hi')]), alice);
     expect((await kv.get(taskRecordKey('agent-a', 'alice', id)))!.etag).not.toBe(first!.etag);
+  });
+
+  it("keeps a finished task's record 10 s in an in-process store, the whole TTL in Redis, and a running one the whole TTL in both", async () => {
+    const stores = t.app.get(TaskStores).forAgent('agent-a');
+    const alice = contextFor('alice');
+    const left = async (id: string) => {
+      const record = JSON.parse((await kv.get(taskRecordKey('agent-a', 'alice', id)))!.value) as TaskPersistenceRecord;
+      return Date.parse(record.expiresAtUtc) - Date.now();
+    };
+    const running = randomUUID();
+    const finished = randomUUID();
+    await stores.save(task(running, TaskState.TASK_STATE_INPUT_REQUIRED, [message('hi')]), alice);
+    await stores.save(task(finished, TaskState.TASK_STATE_COMPLETED, [message('hi')]), alice);
+    const ttlMs = t.app.get(AppConfig).a2a.taskTtlSeconds * 1000;
+    expect(await left(running)).toBeGreaterThan(ttlMs - 5_000);
+    if (kv.kind === 'in-process') {
+      expect(await left(finished)).toBeGreaterThan(5_000);
+      expect(await left(finished)).toBeLessThanOrEqual(10_000);
+    } else {
+      expect(await left(finished)).toBeGreaterThan(ttlMs - 5_000);
+    }
+  });
+
+  it('answers a finished task whose record is gone from its archive row, even before the row is written', async () => {
+    const id = randomUUID();
+    const alice = contextFor('alice');
+    await store().save(task(id, TaskState.TASK_STATE_COMPLETED, [message('kept')]), alice);
+    // As its expiry would, before the write-behind queue has written the row (a few ms later).
+    await kv.delete(taskRecordKey('agent-a', 'alice', id));
+    const loaded = await store().load(id, alice);
+    expect(loaded?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(loaded?.history.map((m) => m.parts[0]?.content)).toEqual([{ $case: 'text', value: 'kept' }]);
+  });
+
+  it('lists finished tasks whose records are gone from their rows', async () => {
+    const lister = store('agent-archived-list');
+    const bob = contextFor('bob');
+    const ids = [randomUUID(), randomUUID()];
+    for (const id of ids) await lister.save(task(id, TaskState.TASK_STATE_COMPLETED, [message(id)]), bob);
+    for (const id of ids) await kv.delete(taskRecordKey('agent-archived-list', 'bob', id));
+    const listed = await lister.list(
+      {
+        tenant: '',
+        contextId: '',
+        status: TaskState.TASK_STATE_UNSPECIFIED,
+        pageSize: 10,
+        pageToken: '',
+        historyLength: undefined,
+        statusTimestampAfter: undefined,
+        includeArtifacts: true,
+      },
+      bob,
+    );
+    expect(listed.tasks.map((t) => [t.id, t.status?.state, t.history[0]?.parts[0]?.content]).sort()).toEqual(
+      ids.map((id) => [id, TaskState.TASK_STATE_COMPLETED, { $case: 'text', value: id }]).sort(),
+    );
   });
 
   it('loses no update when two replicas write the same task at once', async () => {

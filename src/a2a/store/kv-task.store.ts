@@ -4,9 +4,9 @@ import type { RequestContext, ServerCallContext, TaskStore } from '@a2a-js/sdk/s
 import { KeyValueStore } from '../../platform/kv/key-value-store';
 import { ownerOf } from '../hosting/a2a-user';
 import { isExecutionOf, noteExecution } from '../hosting/call-state';
-import { A2aTaskRepository } from './a2a-task.repository';
+import { A2aTaskRepository, fromArchive } from './a2a-task.repository';
 import { copyOf, LiveTasks } from './live-tasks';
-import { TaskRecordWriter } from './task-record-writer';
+import { RecordTtl, TaskRecordWriter } from './task-record-writer';
 import { taskRecordKey } from './task-record';
 
 const DEFAULT_PAGE_SIZE = 50;
@@ -29,10 +29,10 @@ export class KvTaskStore implements TaskStore {
     private readonly agentId: string,
     private readonly kv: KeyValueStore,
     private readonly tasks: A2aTaskRepository,
-    ttlMs: number,
+    ttl: RecordTtl,
     private readonly live = new LiveTasks(),
   ) {
-    this.writer = new TaskRecordWriter(agentId, kv, tasks, ttlMs);
+    this.writer = new TaskRecordWriter(agentId, kv, tasks, ttl);
   }
 
   /**
@@ -58,19 +58,9 @@ export class KvTaskStore implements TaskStore {
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
     const owner = ownerOf(context);
-    const key = taskRecordKey(this.agentId, owner, taskId);
-    if (isExecutionOf(context, taskId)) {
-      const known = this.live.get(key);
-      if (known) return known.task && copyOf(known.task);
-    }
-    const current = await this.kv.get(key);
-    if (current) {
-      const read = this.writer.parse(current);
-      this.live.remember(key, read);
-      return read.task;
-    }
-    const archived = await this.tasks.findFinalTask(this.agentId, owner, taskId);
-    return archived === undefined ? undefined : Task.fromJSON(archived);
+    const recorded = await this.recorded(owner, taskId, context);
+    if (recorded !== null) return recorded;
+    return archivedTask(await this.tasks.findFinalTask(this.agentId, owner, taskId));
   }
 
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
@@ -89,7 +79,9 @@ export class KvTaskStore implements TaskStore {
     const page = rows.slice(0, pageSize);
     const tasks: Task[] = [];
     for (const row of page) {
-      const task = await this.load(row.taskId, context);
+      // A task without a record is its row's: the archived task, or gone if it never finished.
+      const recorded = await this.recorded(owner, row.taskId, context);
+      const task = recorded === null ? archivedTask(fromArchive(row.finalTask ?? undefined)) : recorded;
       if (task) tasks.push(params.includeArtifacts ? task : { ...task, artifacts: [] });
     }
     const last = page[page.length - 1];
@@ -100,6 +92,23 @@ export class KvTaskStore implements TaskStore {
       totalSize: total,
     };
   }
+  /** The task as its record (or this execution's memory) has it; undefined: known not to exist; null: no record. */
+  private async recorded(owner: string, taskId: string, context: ServerCallContext): Promise<Task | undefined | null> {
+    const key = taskRecordKey(this.agentId, owner, taskId);
+    if (isExecutionOf(context, taskId)) {
+      const known = this.live.get(key);
+      if (known) return known.task && copyOf(known.task);
+    }
+    const current = await this.kv.get(key);
+    if (!current) return null;
+    const read = this.writer.parse(current);
+    this.live.remember(key, read);
+    return read.task;
+  }
+}
+
+function archivedTask(archived: unknown): Task | undefined {
+  return archived === undefined ? undefined : Task.fromJSON(archived);
 }
 
 function parseTime(value: string): Date {

@@ -13,6 +13,12 @@ const MAX_WRITE_ATTEMPTS = 16;
 const backoff = (attempt: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 ** attempt)));
 
+/** How long a task's record is kept: while it runs or waits for input, and once it has finished. */
+export interface RecordTtl {
+  runningMs: number;
+  finishedMs: number;
+}
+
 /** States a task passes through while it runs: updates to them may be written a moment later. */
 const RUNNING: ReadonlySet<TaskState | undefined> = new Set([
   TaskState.TASK_STATE_SUBMITTED,
@@ -36,7 +42,7 @@ export class TaskRecordWriter {
     private readonly agentId: string,
     private readonly kv: KeyValueStore,
     private readonly tasks: A2aTaskRepository,
-    private readonly ttlMs: number,
+    private readonly ttl: RecordTtl,
   ) {}
 
   /** Records `task` into the entry; `deferrable`: the caller is the task's own execution. */
@@ -87,6 +93,8 @@ export class TaskRecordWriter {
     for (let attempt = 1; attempt <= MAX_WRITE_ATTEMPTS; attempt++) {
       const task = entry.task!;
       entry.dirty = false;
+      const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
+      const ttlMs = isTerminal(state) ? this.ttl.finishedMs : this.ttl.runningMs;
       const json = Task.toJSON(task);
       const taskText = JSON.stringify(json);
       const record = recordText(
@@ -95,16 +103,15 @@ export class TaskRecordWriter {
           agentId: this.agentId,
           owner,
           context: entry.context ?? null,
-          expiresAtUtc: new Date(Date.now() + this.ttlMs).toISOString(),
+          expiresAtUtc: new Date(Date.now() + ttlMs).toISOString(),
         },
         taskText,
       );
-      const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
       // Its Postgres row is owed when the task is new, changes state or finishes.
       const indexed = entry.written !== state || isTerminal(state);
       const at = Date.now();
       const written = await this.kv.compareAndSet(key, entry.etag, record, {
-        ttlMs: this.ttlMs,
+        ttlMs,
         flag: indexed ? { set: UNINDEXED_TASKS, at } : undefined,
       });
       if (written.ok) {

@@ -194,7 +194,10 @@ export class EnvironmentVariables {
   @IsBoolean()
   TRUST_PROXY = false;
 
-  /** How long A2A task records live in the key-value store; finished tasks stay readable from Postgres. */
+  /**
+   * How long A2A task records live in the key-value store (a finished task's 10 s in the in-process
+   * store, see TaskStores); finished tasks stay readable from Postgres.
+   */
   @EnvInt()
   @IsInt()
   @Min(60)

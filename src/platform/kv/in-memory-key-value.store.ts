@@ -20,7 +20,8 @@ interface Entry {
   expiresAt: number | undefined;
 }
 
-const SWEEP_INTERVAL_MS = 30_000;
+/** Some entries live seconds only (a finished task's record, see TaskStores): expired ones go soon. */
+const SWEEP_INTERVAL_MS = 5_000;
 
 /**
  * In-process adapter: one replica only. Operations are synchronous inside the event loop, which
