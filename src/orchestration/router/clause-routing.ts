@@ -8,6 +8,11 @@ export interface ClauseVerdict {
   /** Whether the clause's words decide it on their own (a strong word, or enough confidence). */
   own: boolean;
   confidence: number;
+  /**
+   * The clause's best agent rests on one card word beside words its card does not have ("lower
+   * the *temperature*": a forecast's tag, but the request is the heating's).
+   */
+  oneWordAmongOthers?: boolean;
   /** The agents worth naming when asking about the clause, best first. */
   candidates: () => string[];
 }
@@ -28,7 +33,8 @@ export function routeClauses(text: string, judge: (clause: string) => ClauseVerd
   const chosen = new Map<string, { text: string[]; confidence: number }>();
   const unplaced: { text: string; candidates: string[] }[] = [];
   let last: string | undefined;
-  for (const { part, best, own, confidence, candidates } of ranked) {
+  let tentative = false;
+  for (const { part, best, own, confidence, candidates, oneWordAmongOthers } of ranked) {
     let agent: string | undefined;
     if (own || (best && deciding.has(best))) agent = best;
     else if (isFragment(part)) agent = last;
@@ -39,10 +45,12 @@ export function routeClauses(text: string, judge: (clause: string) => ClauseVerd
     const entry = chosen.get(agent) ?? { text: [], confidence: 1 };
     entry.text.push(part);
     if (own) entry.confidence = Math.min(entry.confidence, confidence);
+    tentative ||= own && oneWordAmongOthers === true;
     chosen.set(agent, entry);
     last = agent;
   }
-  return splitRouting(chosen, unplaced, false);
+  const routing = splitRouting(chosen, unplaced, false);
+  return routing && tentative ? { ...routing, tentative } : routing;
 }
 
 /**

@@ -56,6 +56,22 @@ describe('DefaultRouter', () => {
     expect(books.route({ text: 'turn it off', multiAgent: false }).agentId).toBe('switches');
   });
 
+  it('leaves a split undecided when a clause rests on one card word beside words its card does not have', () => {
+    const home = new DefaultRouter([
+      agent('fans', 'Fans', 'Ceiling fans', ['fan']),
+      agent('forecast', 'Forecast', 'Weather forecasts', ['temperature', 'rain']),
+      agent('heating', 'Heating', 'Thermostat'),
+    ]);
+    const split = (text: string) => home.route({ text, multiAgent: true });
+    // "lower" is on no card: the forecast's "temperature" alone does not decide what is asked.
+    expect(split('turn the fan on and lower the temperature')).toMatchObject({
+      agentId: 'fans',
+      additionalAgents: ['forecast'],
+      tentative: true,
+    });
+    expect(split('turn the fan on and tell me the temperature').tentative).toBeUndefined();
+  });
+
   it('takes no word saying how many as evidence of what is asked', () => {
     const shop = new DefaultRouter([
       agent('shop', 'Shop', 'Mugs and t-shirts', ['mug', 'cart'], ['add two mugs to my cart']),

@@ -56,6 +56,11 @@ export interface Routing extends AgentChoiceResult {
   otherTerms?: number;
   /** A term of the request is in the chosen agent's name (unsplit requests). */
   namesAgent?: boolean;
+  /**
+   * A clause of the split request went to its agent on one card word beside words that card does
+   * not have (ClauseVerdict.oneWordAmongOthers): the split is not decided by the words alone.
+   */
+  tentative?: boolean;
   /** The request was taken as part of the conversation because it refers back to it ("turn *it* off"). */
   refersBack?: boolean;
   /**
@@ -296,6 +301,7 @@ export class DefaultRouter {
       best: top === undefined ? undefined : this.ids[top],
       own: top !== undefined && (ranking.strong || ranking.confidence >= 0.5),
       confidence: ranking.confidence,
+      oneWordAmongOthers: ranking.matchedWhat === 1 && ranking.other > 0 && !ranking.named,
       candidates: () => this.worthNaming(ranking),
     };
   }

@@ -2,6 +2,8 @@ import { AppConfig } from '../../../platform/config/app-config';
 import { validateEnvironment } from '../../../platform/config/environment';
 import { agentCard as card } from '../agent-card.fixture';
 import { AgentRouter } from '../agent-router';
+import type { Routing } from '../default-router';
+import { SemanticStage } from './semantic-stage';
 import { SentenceEncoder } from './sentence-encoder';
 
 /** Cards as authors write them: some with skills, tags and examples, some a name and one line. */
@@ -183,5 +185,23 @@ describe('the built-in router with meaning (sentence embeddings, real model)', (
     const { routing } = await words.route({ text: 'do I need an umbrella today', multiAgent: true }, AGENTS, 1);
     expect(routing.semantic).toBeUndefined();
     expect(routing.confidence).toBeLessThan(off.orchestration.confidenceThreshold);
+  });
+});
+
+describe('SemanticStage.decided', () => {
+  const stage = new SemanticStage({} as SentenceEncoder, 0.7);
+  const split: Routing = {
+    agentId: 'fans',
+    additionalAgents: ['forecast'],
+    reasoning: 'by words',
+    confidence: 0.8,
+    candidates: ['fans', 'forecast'],
+    parts: { fans: 'turn the fan on', forecast: 'lower the temperature' },
+  };
+  const request = { text: 'turn the fan on and lower the temperature', multiAgent: true };
+
+  it('leaves to the model a split whose clause rests on one card word among others', () => {
+    expect(stage.decided(request, split)).toBe(true);
+    expect(stage.decided(request, { ...split, tentative: true })).toBe(false);
   });
 });

@@ -60,6 +60,8 @@ export class SemanticStage {
       // What seems to refer back may not ("*it*'s freezing in here" is not about the music playing).
       !routing.refersBack &&
       !oneWordAmongOthers(routing) &&
+      // Nor a clause of a split request placed so ("turn the fan on and lower the *temperature*").
+      !routing.tentative &&
       // A clause of one word ("play jazz and *blues*") is a fragment as often as an intent.
       !(routing.parts && Object.values(routing.parts).some((part) => isFragment(part))) &&
       // A request of several clauses the words did not split may hide an intent they missed.
