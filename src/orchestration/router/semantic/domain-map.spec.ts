@@ -173,4 +173,41 @@ describe('DomainMap (everyday domains and the hosted agents serving them, real m
     expect((await mapFor([home, weather])).agentFor('shopping')).toBeUndefined();
     expect((await mapFor([home, weather, shop])).agentFor('shopping')).toBe('shop');
   });
+
+  it('knows the card that claims a domain no agent serves, when a nearer card has no claim to it', async () => {
+    const things = {
+      ...card(
+        'things',
+        'SmartThings Home',
+        'Samsung SmartThings for the whole house. Control lights, smart plugs, blinds and ceiling fans, and run your routines.',
+      ),
+      skills: [
+        skill(
+          'Device control',
+          'Turn devices on or off and set their level: bulbs, dimmers, plugs and switches.',
+          ['lights', 'plug', 'switch', 'dimmer', 'on', 'off'],
+          ['turn off the hallway light', 'switch on the coffee machine plug', 'set the desk lamp to 40%'],
+        ),
+        skill(
+          'Blinds and fans',
+          'Open, close or stop motorised blinds and curtains; set ceiling fan speed.',
+          ['blinds', 'curtains', 'shades', 'fan'],
+          ['close the bedroom blinds', 'set the living room fan to high'],
+        ),
+        skill(
+          'Routines',
+          'Run SmartThings routines and scenes such as Good Morning, Movie Time or Away.',
+          ['routine', 'scene', 'automation'],
+          ['run good night', 'start movie time'],
+        ),
+      ],
+    };
+    const robot = card('robot', 'iRobot', 'Roomba robot vacuum and Braava mop.');
+    const domains = await mapFor([things, robot, weather]);
+    // The smart home's plugs come nearest the appliances, but their requests do not bear it out.
+    expect(domains.agentFor('appliances')).toBeUndefined();
+    expect(domains.claimant('appliances')).toBe('robot');
+    expect(domains.claimant('weather')).toBeUndefined();
+    expect(domains.claimant('finance')).toBeUndefined();
+  });
 });

@@ -197,6 +197,19 @@ export class DomainMap {
     return this.assignments;
   }
 
+  /**
+   * For a domain no agent serves, the card whose claim held (DomainAssignment's `claims`) though a
+   * card nearer the domain by its lines had none - the one the domain's requests stand out for
+   * most, if several: "Roomba robot vacuum and Braava mop" (requests 1.76 σ) beside a smart home
+   * whose "plugs and switches" come nearer the appliances, and a thermostat's card (0.83 σ).
+   */
+  claimant(domainId: string): string | undefined {
+    const assignment = this.assignments.find((a) => a.domain === domainId);
+    if (!assignment || assignment.agentId !== undefined) return undefined;
+    const [first] = assignment.cards.filter((c) => c.claims).sort((a, b) => b.requestStanding - a.requestStanding);
+    return first?.agentId;
+  }
+
   /** The agent serving a domain, for the agent set last assigned. */
   agentFor(domainId: string): string | undefined {
     return this.servedBy[EVERYDAY_DOMAINS.findIndex((d) => d.id === domainId)];

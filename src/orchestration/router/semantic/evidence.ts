@@ -98,7 +98,14 @@ export class Evidence {
       let meaningAgent = best?.id;
       let byCard = best && best.standing >= MIN_STANDING ? 0.5 + (0.2 * lead) / DECISIVE_LEAD : 0;
       // The everyday domain the request belongs to, and the agent serving it if any.
-      const domain = this.domains.classify(vectors[i]);
+      let domain = this.domains.classify(vectors[i]);
+      // A domain no agent serves is the card's that claims it (DomainMap.claimant) for a request
+      // that stands out for that card most and has its words ("start the *vacuum*" for a robot
+      // vacuum's card): what the card is about, not something the hub cannot do. Not the rest of
+      // the domain ("run the dishwasher": no word of the robot's card).
+      if (domain && !domain.agentId && best && best.standing >= MIN_STANDING && words.agentId === best.id) {
+        if (this.domains.claimant(domain.domain) === best.id) domain = { ...domain, agentId: best.id };
+      }
       const byDomain = domain && domain.similarity >= DOMAIN_MIN ? 0.5 + (0.2 * domain.lead) / DOMAIN_LEAD : 0;
       let offCard = false;
       if (domain && byDomain > 0) {
