@@ -40,9 +40,32 @@ describe('words and meaning together (combine)', () => {
 
   it('counts one card word among others for less, and lets the meaning decide against it', () => {
     const sky = combine('why is the sky blue', byWords('shop', 0.9, 1, 2), meaning('wiki', 0.8), 0.7);
-    expect(sky).toEqual({ agentId: 'wiki', confidence: 0.8 });
+    expect(sky.agentId).toBe('wiki');
     const weak = combine('why is the sky blue', byWords('shop', 0.9, 1, 2), meaning('wiki', 0.6), 0.7);
     expect(weak.agentId).toBe('shop');
     expect(weak.confidence).toBeCloseTo(0.675);
+  });
+
+  it('takes off the meaning what card words pointing elsewhere say against it', () => {
+    // "what's the *air* pressure in my tyres": an air-quality tag (one word among others, 0.94 × 0.75)
+    // against a thermostat's card by meaning, just over the threshold: a question, not the thermostat.
+    const tyres = combine(
+      'what is the air pressure in my tyres',
+      byWords('air', 0.94, 1, 2),
+      meaning('heat', 0.72),
+      0.7,
+    );
+    expect(tyres.agentId).toBe('heat');
+    expect(tyres.confidence).toBeCloseTo(0.72 * (1 - 0.5 * (0.94 * 0.75 - 0.5)));
+    expect(tyres.confidence).toBeLessThan(0.7);
+    // Weak words elsewhere (≤ 0.5) take nothing off; nor do words that point nowhere.
+    expect(combine('put something relaxing on', byWords('home', 0.45, 0, 1), meaning('music', 0.8), 0.7)).toEqual({
+      agentId: 'music',
+      confidence: 0.8,
+    });
+    expect(combine('I am freezing', byWords('', 0, 0, 1), meaning('home', 0.8), 0.7)).toEqual({
+      agentId: 'home',
+      confidence: 0.8,
+    });
   });
 });

@@ -26,6 +26,12 @@ export const MAX_CANDIDATES = 3;
  * the meaning points elsewhere ("why is the sky *blue*" against a shop selling blue mugs).
  */
 const ONE_WORD_DISCOUNT = 0.75;
+/**
+ * How much card words pointing to another agent take off the meaning's confidence, per unit of
+ * their own confidence above 0.5 ("what's the *air* pressure in my tyres": an air-quality tag
+ * against a thermostat's card by meaning - neither is right).
+ */
+const CONTRADICTION = 0.5;
 
 export interface Judgement {
   /** The agent this text goes to, if any is clear enough. */
@@ -174,7 +180,17 @@ export function combine(
   if (byWords >= meaning.confidence || (wordsDecide(words, threshold) && !isFragment(text))) {
     return { agentId: words.agentId || undefined, confidence: byWords };
   }
-  return { agentId: meaning.agentId, confidence: meaning.confidence };
+  // The meaning against card words that point elsewhere, nearly as confidently: each doubts the other.
+  const contradicted = words.agentId !== '' && meaning.agentId !== undefined && !meaning.offCard;
+  return {
+    agentId: meaning.agentId,
+    confidence: contradicted ? meaning.confidence * doubt(byWords) : meaning.confidence,
+  };
+}
+
+/** What evidence for another agent takes off a confidence: nothing below 0.5, a tenth at 0.7. */
+function doubt(against: number): number {
+  return 1 - CONTRADICTION * Math.max(0, against - 0.5);
 }
 
 /**
