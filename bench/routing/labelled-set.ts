@@ -56,8 +56,11 @@ function readJson<T>(file: string): T {
  */
 export type LabelledSet = string;
 
-/** The sets there are: the one the router was tuned on (its dev split), and three written later. */
-export const LABELLED_SETS: readonly LabelledSet[] = ['main', 'fresh', 'second-household', 'third-household'];
+/**
+ * The sets test/routing-set.e2e-spec.ts holds to its sizes: the one the router was tuned on (its dev
+ * split), and two written later. (sets/third-household, 102 utterances, is smaller: `--set` reads it.)
+ */
+export const LABELLED_SETS: readonly LabelledSet[] = ['main', 'fresh', 'second-household'];
 
 function fileOf(set: LabelledSet, file: 'cards.json' | 'utterances.json'): string {
   if (set === 'main') return file;
