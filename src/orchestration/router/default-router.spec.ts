@@ -72,6 +72,28 @@ describe('DefaultRouter', () => {
     expect(split('turn the fan on and tell me the temperature').tentative).toBeUndefined();
   });
 
+  it('takes a command its card takes as decided, the word it lacks saying which one', () => {
+    const home = new DefaultRouter([
+      agent('plugs', 'Switches', 'Turn smart plugs and switches on or off', ['plug', 'switch']),
+      agent('forecast', 'Forecast', 'Weather forecasts', ['temperature', 'rain']),
+      agent('timers', 'Timers', 'Sets timers and alarms'),
+    ]);
+    // "turn" and "off" are the plugs' card's words, "plug" its tag: "tv" only says which plug.
+    const split = home.route({ text: 'turn off the tv plug and set an alarm for 6', multiAgent: true });
+    expect(split).toMatchObject({ agentId: 'plugs', additionalAgents: ['timers'] });
+    expect(split.tentative).toBeUndefined();
+    expect(home.route({ text: 'turn off the tv plug', multiAgent: false }).commandsAgent).toBe(true);
+    // "lower" says what is asked, and no card has it; a question does not command anything.
+    expect(home.route({ text: 'lower the temperature', multiAgent: false }).commandsAgent).toBeUndefined();
+    expect(home.route({ text: 'why is the sky rain', multiAgent: false }).commandsAgent).toBeUndefined();
+    // A particle is no command: "up" is on a calendar that looks things up, "events" its tag.
+    const calendar = new DefaultRouter([
+      agent('calendar', 'Calendar', 'Look up, add and move appointments and events', ['event']),
+      agent('news', 'News', 'Headlines'),
+    ]);
+    expect(calendar.route({ text: 'catch me up on current events', multiAgent: false }).commandsAgent).toBeUndefined();
+  });
+
   it('takes no word saying how many as evidence of what is asked', () => {
     const shop = new DefaultRouter([
       agent('shop', 'Shop', 'Mugs and t-shirts', ['mug', 'cart'], ['add two mugs to my cart']),

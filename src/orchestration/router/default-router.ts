@@ -4,6 +4,8 @@ import { ClauseVerdict, routeClauses } from './clause-routing';
 import { namesDeliberately } from './naming';
 import {
   GENERIC_TERMS,
+  isGenericAction,
+  isGenericVerb,
   isOrder,
   isQuantity,
   refersBack,
@@ -57,6 +59,11 @@ export interface Routing extends AgentChoiceResult {
   /** A term of the request is in the chosen agent's name (unsplit requests). */
   namesAgent?: boolean;
   /**
+   * The request is a command the chosen agent's card takes (Ranking.commanded: "turn off the tv
+   * *plug*"), so the words it lacks say which one, not what is asked (unsplit requests).
+   */
+  commandsAgent?: boolean;
+  /**
    * A clause of the split request went to its agent on one card word beside words that card does
    * not have (ClauseVerdict.oneWordAmongOthers): the split is not decided by the words alone.
    */
@@ -92,6 +99,14 @@ interface Ranking {
   named: boolean;
   /** The request's terms that are evidence of what is asked (not generic, not a quantity). */
   specific: string[];
+  /**
+   * A command the best card takes: the request's words saying what is done ("turn", "off"; a
+   * verb among them, not only "up" as in "catch me up on current events") are all on that card,
+   * and a word of its name, tags or skill names says to what ("turn off the tv *plug*"). The words
+   * the card lacks then say which one ("tv"), not what is asked - unlike "*lower* the temperature"
+   * beside a forecast's tag, or "why is the sky blue".
+   */
+  commanded: boolean;
 }
 
 /**
@@ -279,6 +294,7 @@ export class DefaultRouter {
       evidenceTerms: whole.matchedWhat,
       otherTerms: whole.other,
       namesAgent: whole.named || undefined,
+      commandsAgent: whole.commanded || undefined,
     };
   }
 
@@ -301,7 +317,7 @@ export class DefaultRouter {
       best: top === undefined ? undefined : this.ids[top],
       own: top !== undefined && (ranking.strong || ranking.confidence >= 0.5),
       confidence: ranking.confidence,
-      oneWordAmongOthers: ranking.matchedWhat === 1 && ranking.other > 0 && !ranking.named,
+      oneWordAmongOthers: ranking.matchedWhat === 1 && ranking.other > 0 && !ranking.named && !ranking.commanded,
       candidates: () => this.worthNaming(ranking),
     };
   }
@@ -353,6 +369,7 @@ export class DefaultRouter {
         other: what.size,
         named: false,
         specific: [],
+        commanded: false,
       };
     const best = scores[order[0]];
     const second = order.length > 1 ? scores[order[1]] : 0;
@@ -368,7 +385,23 @@ export class DefaultRouter {
     const strong = matched > 0 && specificTerms.some((t) => this.strongTerms[top].has(t));
     const named = specificTerms.some((t) => this.nameTerms[top].has(t));
     const other = [...what].filter((t) => !onCard(t)).length;
-    return { order, scores, confidence, strong, matched, matchedWhat, other, named, specific: specificTerms };
+    const actions = queryTerms.filter(isGenericAction);
+    const commanded =
+      actions.some(isGenericVerb) &&
+      actions.every(onCard) &&
+      matchedTerms.some((t) => !isOrder(t) && this.strongTerms[top].has(t));
+    return {
+      order,
+      scores,
+      confidence,
+      strong,
+      matched,
+      matchedWhat,
+      other,
+      named,
+      specific: specificTerms,
+      commanded,
+    };
   }
 }
 

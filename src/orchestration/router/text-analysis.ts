@@ -33,6 +33,24 @@ export const GENERIC_TERMS: ReadonlySet<string> = new Set(
     .map((word) => stem(word)),
 );
 
+/** The generic terms that say when (GENERIC_TERMS): the rest are what is done ("turn", "off", "set"). */
+const TIME_TERMS: ReadonlySet<string> = new Set(
+  'now today tonight tomorrow yesterday later soon morning evening week time'.split(/\s+/).map((word) => stem(word)),
+);
+
+/** Particles of a verb ("turn *off*", "catch *up*"): on their own they say nothing of what is done. */
+const PARTICLES: ReadonlySet<string> = new Set('up down on off out over back'.split(' '));
+
+/** A generic term saying what is done ("*turn* it *off*", "*set*", "*check*"), not when. */
+export function isGenericAction(term: string): boolean {
+  return GENERIC_TERMS.has(term) && !TIME_TERMS.has(term);
+}
+
+/** A generic verb (isGenericAction), not a particle: "*turn*", not "off". */
+export function isGenericVerb(term: string): boolean {
+  return isGenericAction(term) && !PARTICLES.has(term);
+}
+
 /** Words that point back to something said before ("turn *it* off"). */
 const ANAPHORS = new Set(['it', 'that', 'this', 'them', 'those', 'these', 'one', 'again', 'same']);
 /** Openings that carry on from what was said before ("what about saturday?", "and in the bedroom"). */

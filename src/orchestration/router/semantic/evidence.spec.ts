@@ -1,5 +1,5 @@
 import type { Routing } from '../default-router';
-import { combine } from './evidence';
+import { combine, oneWordAmongOthers } from './evidence';
 
 /** What the card words said of a text. */
 const byWords = (agentId: string, confidence: number, evidenceTerms: number, otherTerms: number): Routing => ({
@@ -67,5 +67,14 @@ describe('words and meaning together (combine)', () => {
       agentId: 'home',
       confidence: 0.8,
     });
+  });
+});
+
+describe('one card word among others (oneWordAmongOthers)', () => {
+  it('is weak evidence, unless it names the agent or the request is a command its card takes', () => {
+    expect(oneWordAmongOthers(byWords('forecast', 0.8, 1, 1))).toBe(true);
+    expect(oneWordAmongOthers({ ...byWords('calendar', 0.8, 1, 1), namesAgent: true })).toBe(false);
+    // "turn off the tv *plug*": "turn" and "off" are the card's words too.
+    expect(oneWordAmongOthers({ ...byWords('plugs', 0.8, 1, 1), commandsAgent: true })).toBe(false);
   });
 });

@@ -157,10 +157,11 @@ export class Evidence {
 
 /**
  * One card word beside words the card does not have ("why is the sky *blue*") is weak evidence,
- * unless it names the agent ("put soccer practice on the *calendar*").
+ * unless it names the agent ("put soccer practice on the *calendar*") or the request is a command
+ * the card takes ("turn off the tv *plug*": Routing.commandsAgent).
  */
 export function oneWordAmongOthers(words: Routing): boolean {
-  return words.evidenceTerms === 1 && (words.otherTerms ?? 0) > 0 && !words.namesAgent;
+  return words.evidenceTerms === 1 && (words.otherTerms ?? 0) > 0 && !words.namesAgent && !words.commandsAgent;
 }
 
 /**
