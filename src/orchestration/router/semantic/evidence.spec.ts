@@ -1,5 +1,5 @@
 import type { Routing } from '../default-router';
-import { combine, oneWordAmongOthers } from './evidence';
+import { combine, oneWordAmongOthers, unservedDomainTakes } from './evidence';
 
 /** What the card words said of a text. */
 const byWords = (agentId: string, confidence: number, evidenceTerms: number, otherTerms: number): Routing => ({
@@ -67,6 +67,22 @@ describe('words and meaning together (combine)', () => {
       agentId: 'home',
       confidence: 0.8,
     });
+  });
+});
+
+describe('a domain no agent serves against the closest card (unservedDomainTakes)', () => {
+  it('counts the card words for the closest card when they point to it', () => {
+    // "ad coffee to my *trolly*": a grocery card by its tag and by meaning (0.68), though the
+    // nearest everyday request is "make me a coffee" (an appliance's, served by no agent: 0.83).
+    const trolley = byWords('groceries', 0.8, 1, 1);
+    expect(unservedDomainTakes(0.83, { agentId: 'groceries', confidence: 0.68 }, trolley)).toBe(false);
+    // Meaning alone, or words pointing to another card, do not hold the domain off.
+    expect(unservedDomainTakes(0.83, { agentId: 'groceries', confidence: 0.68 }, byWords('', 0, 0, 1))).toBe(true);
+    expect(unservedDomainTakes(0.83, { agentId: 'groceries', confidence: 0.68 }, byWords('home', 0.6, 1, 1))).toBe(
+      true,
+    );
+    // Nor words for a card the request does not stand out for at all.
+    expect(unservedDomainTakes(0.83, { agentId: 'groceries', confidence: 0 }, trolley)).toBe(true);
   });
 });
 

@@ -116,7 +116,9 @@ export class Evidence {
       let offCard = false;
       if (domain && byDomain > 0) {
         if (domain.agentId === undefined) {
-          if (byDomain >= byCard) [offCard, byCard] = [true, 0];
+          if (unservedDomainTakes(byDomain, { agentId: best?.id, confidence: byCard }, words)) {
+            [offCard, byCard] = [true, 0];
+          }
         } else if (domain.agentId === meaningAgent) byCard = 1 - (1 - cap(byCard)) * (1 - cap(byDomain));
         else if (byDomain > byCard) [meaningAgent, byCard] = [domain.agentId, byDomain];
       }
@@ -177,7 +179,7 @@ export function combine(
 ): { agentId?: string; confidence: number } {
   const agree = words.agentId !== '' && words.agentId === meaning.agentId && !meaning.offCard;
   if (agree) return { agentId: words.agentId, confidence: 1 - (1 - words.confidence) * (1 - meaning.confidence) };
-  const byWords = oneWordAmongOthers(words) ? words.confidence * ONE_WORD_DISCOUNT : words.confidence;
+  const byWords = wordsConfidence(words);
   if (byWords >= meaning.confidence || (wordsDecide(words, threshold) && !isFragment(text))) {
     return { agentId: words.agentId || undefined, confidence: byWords };
   }
@@ -187,6 +189,26 @@ export function combine(
     agentId: meaning.agentId,
     confidence: contradicted ? meaning.confidence * doubt(byWords) : meaning.confidence,
   };
+}
+
+/**
+ * Whether a domain no hosted agent serves, as near as `byDomain` says, takes the request from the
+ * closest card by meaning (`card`: its confidence uncapped). The card words count for that card too
+ * when they point to it ("ad coffee to my *trolly*": a grocery card by its tag and by meaning,
+ * though "make me a coffee", an appliance's, is the nearest everyday request).
+ */
+export function unservedDomainTakes(
+  byDomain: number,
+  card: { agentId?: string; confidence: number },
+  words: Routing,
+): boolean {
+  const agree = words.agentId !== '' && words.agentId === card.agentId && card.confidence > 0;
+  return byDomain >= (agree ? 1 - (1 - cap(card.confidence)) * (1 - wordsConfidence(words)) : card.confidence);
+}
+
+/** What the card words count: less when they are one word among others (oneWordAmongOthers). */
+function wordsConfidence(words: Routing): number {
+  return oneWordAmongOthers(words) ? words.confidence * ONE_WORD_DISCOUNT : words.confidence;
 }
 
 /** What evidence for another agent takes off a confidence: nothing below 0.5, a tenth at 0.7. */
