@@ -22,3 +22,43 @@ export function agentCard(
     defaultOutputModes: ['text/plain'],
   };
 }
+
+/** A skill of a card with several (its name is its id). */
+export function cardSkill(name: string, description: string, tags: string[], examples: string[]) {
+  return { id: name, name, description, tags, examples };
+}
+
+/**
+ * A smart-home card whose plugs come near the appliances' requests without serving them, and a
+ * one-line robot-vacuum card beside it: the appliances are served by no agent, claimed by the robot.
+ */
+export const SMART_HOME_AND_ROBOT: AgentProfile[] = [
+  {
+    ...agentCard(
+      'things',
+      'SmartThings Home',
+      'Samsung SmartThings for the whole house. Control lights, smart plugs, blinds and ceiling fans, and run your routines.',
+    ),
+    skills: [
+      cardSkill(
+        'Device control',
+        'Turn devices on or off and set their level: bulbs, dimmers, plugs and switches.',
+        ['lights', 'plug', 'switch', 'dimmer', 'on', 'off'],
+        ['turn off the hallway light', 'switch on the coffee machine plug', 'set the desk lamp to 40%'],
+      ),
+      cardSkill(
+        'Blinds and fans',
+        'Open, close or stop motorised blinds and curtains; set ceiling fan speed.',
+        ['blinds', 'curtains', 'shades', 'fan'],
+        ['close the bedroom blinds', 'set the living room fan to high'],
+      ),
+      cardSkill(
+        'Routines',
+        'Run SmartThings routines and scenes such as Good Morning, Movie Time or Away.',
+        ['routine', 'scene', 'automation'],
+        ['run good night', 'start movie time'],
+      ),
+    ],
+  },
+  agentCard('robot', 'iRobot', 'Roomba robot vacuum and Braava mop.'),
+];

@@ -1,6 +1,6 @@
 import { AppConfig } from '../../../platform/config/app-config';
 import { validateEnvironment } from '../../../platform/config/environment';
-import { agentCard as card } from '../agent-card.fixture';
+import { agentCard as card, cardSkill as skill, SMART_HOME_AND_ROBOT } from '../agent-card.fixture';
 import { CardVectors } from './card-vectors';
 import { DomainMap } from './domain-map';
 import { EVERYDAY_DOMAINS } from './everyday-domains';
@@ -15,13 +15,6 @@ describe('DomainMap (everyday domains and the hosted agents serving them, real m
   ]);
   const weather = card('weather', 'Weather', 'Forecasts and current conditions', ['weather', 'forecast', 'rain']);
   const shop = card('shop', 'Shop', 'Buy mugs, hoodies and t-shirts: cart, checkout and orders', ['mug', 'cart']);
-  const skill = (id: string, description: string, tags: string[], examples: string[]) => ({
-    id,
-    name: id,
-    description,
-    tags,
-    examples,
-  });
 
   async function mapFor(agents: ReturnType<typeof card>[]) {
     const cards = new CardVectors(encoder);
@@ -175,35 +168,7 @@ describe('DomainMap (everyday domains and the hosted agents serving them, real m
   });
 
   it('knows the card that claims a domain no agent serves, when a nearer card has no claim to it', async () => {
-    const things = {
-      ...card(
-        'things',
-        'SmartThings Home',
-        'Samsung SmartThings for the whole house. Control lights, smart plugs, blinds and ceiling fans, and run your routines.',
-      ),
-      skills: [
-        skill(
-          'Device control',
-          'Turn devices on or off and set their level: bulbs, dimmers, plugs and switches.',
-          ['lights', 'plug', 'switch', 'dimmer', 'on', 'off'],
-          ['turn off the hallway light', 'switch on the coffee machine plug', 'set the desk lamp to 40%'],
-        ),
-        skill(
-          'Blinds and fans',
-          'Open, close or stop motorised blinds and curtains; set ceiling fan speed.',
-          ['blinds', 'curtains', 'shades', 'fan'],
-          ['close the bedroom blinds', 'set the living room fan to high'],
-        ),
-        skill(
-          'Routines',
-          'Run SmartThings routines and scenes such as Good Morning, Movie Time or Away.',
-          ['routine', 'scene', 'automation'],
-          ['run good night', 'start movie time'],
-        ),
-      ],
-    };
-    const robot = card('robot', 'iRobot', 'Roomba robot vacuum and Braava mop.');
-    const domains = await mapFor([things, robot, weather]);
+    const domains = await mapFor([...SMART_HOME_AND_ROBOT, weather]);
     // The smart home's plugs come nearest the appliances, but their requests do not bear it out.
     expect(domains.agentFor('appliances')).toBeUndefined();
     expect(domains.claimant('appliances')).toBe('robot');

@@ -1,6 +1,6 @@
 import { AppConfig } from '../../../platform/config/app-config';
 import { validateEnvironment } from '../../../platform/config/environment';
-import { agentCard as card } from '../agent-card.fixture';
+import { agentCard as card, SMART_HOME_AND_ROBOT } from '../agent-card.fixture';
 import { AgentRouter } from '../agent-router';
 import type { Routing } from '../default-router';
 import { SemanticStage } from './semantic-stage';
@@ -180,42 +180,7 @@ describe('the built-in router with meaning (sentence embeddings, real model)', (
   });
 
   it('gives a request of a domain no agent serves to the card that claims it, when it stands out for that card', async () => {
-    const skill = (name: string, description: string, tags: string[], examples: string[]) => ({
-      id: name,
-      name,
-      description,
-      tags,
-      examples,
-    });
-    const things = {
-      ...card(
-        'things',
-        'SmartThings Home',
-        'Samsung SmartThings for the whole house. Control lights, smart plugs, blinds and ceiling fans, and run your routines.',
-      ),
-      skills: [
-        skill(
-          'Device control',
-          'Turn devices on or off and set their level: bulbs, dimmers, plugs and switches.',
-          ['lights', 'plug', 'switch', 'dimmer', 'on', 'off'],
-          ['turn off the hallway light', 'switch on the coffee machine plug', 'set the desk lamp to 40%'],
-        ),
-        skill(
-          'Blinds and fans',
-          'Open, close or stop motorised blinds and curtains; set ceiling fan speed.',
-          ['blinds', 'curtains', 'shades', 'fan'],
-          ['close the bedroom blinds', 'set the living room fan to high'],
-        ),
-        skill(
-          'Routines',
-          'Run SmartThings routines and scenes such as Good Morning, Movie Time or Away.',
-          ['routine', 'scene', 'automation'],
-          ['run good night', 'start movie time'],
-        ),
-      ],
-    };
-    const robot = card('robot', 'iRobot', 'Roomba robot vacuum and Braava mop.');
-    const agents = [things, robot, AGENTS[1]];
+    const agents = [...SMART_HOME_AND_ROBOT, AGENTS[1]];
     const routed = async (text: string) => (await router.route({ text, multiAgent: true }, agents, 2)).routing;
     // The appliances: served by no agent (the smart home is nearer, its claim does not hold), claimed by the robot's card.
     expect((await routed('start the vacuum')).agentId).toBe('robot');
