@@ -5,7 +5,7 @@ import { empty } from './context/orchestration-context.store';
 import type { LearnedRoutes } from './learning/learned-routes';
 import type { AgentRouter } from './router/agent-router';
 import { agentCard as card } from './router/agent-card.fixture';
-import type { Routing } from './router/default-router';
+import type { Routing } from './router/routing';
 import { TurnPlanner } from './turn-planner';
 
 const AGENTS = [card('weather', 'Weather', 'Forecasts'), card('calendar', 'Family Calendar', 'The shared calendar')];

@@ -1,6 +1,7 @@
 import { agentCard as agent } from './agent-card.fixture';
 import { actionObject, requestedAction, wantedNewThing, withOfferedActions } from './actions';
-import { DefaultRouter, Routing } from './default-router';
+import { DefaultRouter } from './default-router';
+import type { Routing } from './routing';
 
 const AGENTS = [
   agent('commute', 'Commute', 'Live train and bus departures', ['train', 'bus', 'delays']),

@@ -1,5 +1,5 @@
 import { isQuantity, saysWhat, stem, terms, words } from './text-analysis';
-import type { Routing, RoutingRequest } from './default-router';
+import type { Routing, RoutingRequest } from './routing';
 
 /**
  * Things an agent does only if its card says so: buying, booking, betting, calling, messaging.

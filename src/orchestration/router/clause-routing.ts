@@ -1,4 +1,4 @@
-import type { Routing } from './default-router';
+import type { Routing } from './routing';
 import { clauses, isFragment } from './text-analysis';
 
 /** One clause of a request as its own card words see it (DefaultRouter). */

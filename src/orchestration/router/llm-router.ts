@@ -1,7 +1,7 @@
 import Ajv from 'ajv';
 import type { AgentProfile } from '../../a2a/agent-profile';
 import type { AgentChoiceResult } from '../orchestration.types';
-import type { Routing, RoutingRequest } from './default-router';
+import type { Routing, RoutingRequest } from './routing';
 
 const MAX_REPLY_BYTES = 256 * 1024;
 

@@ -1,4 +1,4 @@
-import type { Routing } from '../default-router';
+import type { Routing } from '../routing';
 import { combine, oneWordAmongOthers, unservedDomainTakes } from './evidence';
 
 /** What the card words said of a text. */

@@ -1,5 +1,6 @@
 import type { AgentProfile } from '../../../a2a/agent-profile';
-import type { DefaultRouter, Routing } from '../default-router';
+import type { DefaultRouter } from '../default-router';
+import type { Routing } from '../routing';
 import { CardVectors } from './card-vectors';
 import { DomainMap } from './domain-map';
 import { isFragment } from '../text-analysis';

@@ -2,7 +2,7 @@ import { AppConfig } from '../../../platform/config/app-config';
 import { validateEnvironment } from '../../../platform/config/environment';
 import { agentCard as card, SMART_HOME_AND_ROBOT } from '../agent-card.fixture';
 import { AgentRouter } from '../agent-router';
-import type { Routing } from '../default-router';
+import type { Routing } from '../routing';
 import { SemanticStage } from './semantic-stage';
 import { SentenceEncoder } from './sentence-encoder';
 

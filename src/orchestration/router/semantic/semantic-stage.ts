@@ -1,6 +1,7 @@
 import type { AgentProfile } from '../../../a2a/agent-profile';
 import { splitRouting } from '../clause-routing';
-import type { DefaultRouter, Routing, RoutingRequest } from '../default-router';
+import type { DefaultRouter } from '../default-router';
+import type { Routing, RoutingRequest } from '../routing';
 import { clauses, isContext, isFragment, pointsAt, standsAlone, terms } from '../text-analysis';
 import { Evidence, Judgement, merge, MIN_STANDING, oneWordAmongOthers } from './evidence';
 import { SentenceEncoder } from './sentence-encoder';
