@@ -136,12 +136,9 @@ export class DomainMap {
           const requestStanding = mean(requests.map((request) => cards.standing(request, agentId)));
           // What the card as a whole is about, or else what one of its lines is about, if the requests bear it out.
           const wholeCard = similarity >= MIN_SERVING && similarity >= most[a] - SERVING_BAND;
-          const needed = wholeCard
-            ? MIN_REQUEST_STANDING
-            : byLine[a][domain]
-              ? MIN_REQUEST_STANDING_OF_A_LINE
-              : Infinity;
-          const claims = requestStanding >= needed;
+          const claims = wholeCard
+            ? requestStanding >= MIN_REQUEST_STANDING
+            : byLine[a][domain] && requestStanding >= MIN_REQUEST_STANDING_OF_A_LINE;
           return { agentId, similarity, claims, requestStanding, votes: votes.get(agentId) ?? 0 };
         })
         .sort((x, y) => y.similarity - x.similarity);
