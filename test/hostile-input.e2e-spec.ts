@@ -207,9 +207,27 @@ describe('hostile input (e2e)', () => {
       '/api/agents/orchestrator/json/v1/tasks/%E0%A4%A',
       '/api/agents/orchestrator/json/v1/tasks/%ED%A0%80:cancel',
       '/api/agents/orchestrator/json/v1/tasks/%/pushNotificationConfigs',
-    ])('A2A HTTP+JSON %s', async (path) => {
+    ])('A2A HTTP+JSON %s → the v1.0 REST error (google.rpc.Status)', async (path) => {
       const res = await t.http().get(path).set(admin).set('A2A-Version', '1.0').expect(400);
-      expect(res.body).toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringContaining('decode param') });
+      expect(res.body).toMatchObject({
+        error: { code: 400, status: 'INVALID_ARGUMENT', message: expect.stringContaining('decode param') },
+      });
+    });
+
+    it('A2A HTTP+JSON without A2A-Version → the v0.3 REST error (invalid params)', async () => {
+      const res = await t.http().get('/api/agents/orchestrator/json/v1/tasks/%ZZ').set(admin).expect(400);
+      expect(res.body).toMatchObject({ code: -32602, message: expect.stringContaining('decode param') });
+    });
+  });
+
+  describe('a JSON-RPC request with an empty body → -32700, never a complaint about its fields', () => {
+    it.each(['/api/agents/orchestrator/v1', '/a2a/lucia-orchestrator', '/tasks'])('POST %s', async (path) => {
+      const res = await post(path, '').expect(200);
+      expect(res.body).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32700, message: 'Parse error: the request body is empty' },
+      });
     });
   });
 

@@ -7,7 +7,7 @@ import { AppConfig } from '../../platform/config/app-config';
 import { AgentCardFactory } from '../card/agent-card.factory';
 import { HubEndpointsResolver } from '../card/hub-endpoints';
 import { unaryJsonRpcHandler } from '../http/json-rpc-unary';
-import { jsonRpcPreflight, restPreflight } from '../http/protocol-preflight';
+import { jsonRpcPreflight, restPreflight, restRouteErrors } from '../http/protocol-preflight';
 import { jsonBody } from '../../platform/http/json-body.middleware';
 import { AgentPush } from '../push/agent-push';
 import { KvTaskStore } from '../store/kv-task.store';
@@ -92,7 +92,7 @@ export class HostedAgentFactory {
       unaryJsonRpcHandler(options('jsonrpc')),
       jsonRpcHandler(options('jsonrpc')),
     );
-    router.use('/json', restPreflight(body), restHandler(options('rest')));
+    router.use('/json', restPreflight(body), restHandler(options('rest')), restRouteErrors);
     return router;
   }
 }

@@ -1,12 +1,13 @@
 import { isLegacyJsonRpcMethod, isV1JsonRpcMethod } from '@a2a-js/sdk/compat/v0_3';
 import { toLegacyHTTPError } from '@a2a-js/sdk/compat/v0_3/server';
 import { A2AError, RequestMalformedError, restStatusFor, toJsonRpcError, toRestErrorBody } from '@a2a-js/sdk/errors';
-import type { Request, RequestHandler, Response } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { ErrorCode } from '../../platform/errors/error-code';
 import { httpStatusFor } from '../../platform/errors/http-error.mapping';
 import { isTransportLevel, JsonRpcCode, jsonRpcCodeFor } from '../../platform/errors/json-rpc-error.mapping';
-import { envelopeProblem, idOf, jsonRpcError, JsonRpcReply } from '../../platform/json-rpc/json-rpc';
+import { emptyBodyError, envelopeProblem, idOf, jsonRpcError, JsonRpcReply } from '../../platform/json-rpc/json-rpc';
 import { toDomainError } from '../../platform/errors/to-domain-error';
+import { sentEmptyBody } from '../../platform/http/json-body.middleware';
 import { A2aVersion, negotiateVersion, requestedVersion } from './a2a-version';
 import { tolerateFieldClients } from './field-client-tolerance';
 import { paramsProblem } from './json-rpc-params';
@@ -14,7 +15,7 @@ import { restBodyProblem } from './rest-body';
 
 /**
  * What runs before the SDK's JSON-RPC handler: our body limit, and the checks the SDK gets wrong
- * or too strict. Malformed JSON → -32700; an `A2A-Version` the hub does not serve → -32009
+ * or too strict. Malformed or empty JSON → -32700; an `A2A-Version` the hub does not serve → -32009
  * (a served one is spelled as the SDK expects it, see negotiateVersion); a body that is not a
  * JSON-RPC request object (array, wrong `jsonrpc`, non-string method, bad id) → -32600 (the SDK
  * answers -32602 on v1.0); an unknown method → -32601 (likewise); then field-client tolerance
@@ -47,6 +48,7 @@ function jsonRpcProblem(req: Request): JsonRpcReply | undefined {
   const negotiated = negotiateVersion(req);
   if ('error' in negotiated) return a2aJsonRpcError(idOf(req.body), negotiated.error);
   if (req.body === undefined) return undefined; // not a JSON body: the SDK answers it
+  if (sentEmptyBody(req)) return emptyBodyError();
   const body: unknown = req.body;
   const problem = Array.isArray(body) ? 'batch requests are not supported' : envelopeProblem(body);
   if (problem) return jsonRpcError(idOf(body), JsonRpcCode.INVALID_REQUEST, `Invalid Request: ${problem}`);
@@ -84,6 +86,19 @@ export function restPreflight(parse: RequestHandler): RequestHandler {
       next();
     });
 }
+
+/**
+ * What the SDK's HTTP+JSON router passes on instead of answering - a path parameter that is not
+ * valid percent-encoding (`tasks/%ZZ`), which express fails to decode before any route runs - in
+ * the REST error format of the requested version, like every other refusal on these routes. What
+ * is not the client's doing goes on to the server's error filter.
+ */
+export const restRouteErrors: ErrorRequestHandler = (error: unknown, req, res, next) => {
+  const domain = toDomainError(error);
+  const status: number = httpStatusFor(domain.code);
+  if (res.headersSent || status >= 500) return next(error);
+  answerRest(new RequestMalformedError(domain.message), status, requestedVersion(req) ?? '1.0', res);
+};
 
 function answerRestParseError(error: unknown, req: Request, res: Response): void {
   const domain = toDomainError(error);
