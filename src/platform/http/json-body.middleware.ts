@@ -13,6 +13,13 @@ export const JSON_TYPES = ['application/json', 'application/*+json'];
 
 /** Set on a request whose body escapes a NUL or a surrogate (see scanJson). */
 const SUSPECT_TEXT = Symbol('suspectText');
+/** Set on a request that declared a JSON body and sent no bytes (body-parser reads it as `{}`). */
+const EMPTY_BODY = Symbol('emptyBody');
+
+/** Whether the request's JSON body was empty: `req.body` is then `{}`, though the client sent no JSON at all. */
+export function sentEmptyBody(req: Request): boolean {
+  return (req as { [EMPTY_BODY]?: boolean })[EMPTY_BODY] === true;
+}
 
 /**
  * The one reader of JSON request bodies, for every route (Nest's and each agent's A2A endpoints):
@@ -26,6 +33,7 @@ export function jsonBody(maxBodyBytes: number, limits: JsonLimits): RequestHandl
     type: JSON_TYPES,
     strict: false,
     verify: (req, _res, bytes) => {
+      if (bytes.length === 0) (req as { [EMPTY_BODY]?: boolean })[EMPTY_BODY] = true;
       const scan = scanJson(bytes, limits);
       if (scan.problem) throw scan.problem;
       if (scan.suspectText) (req as { [SUSPECT_TEXT]?: boolean })[SUSPECT_TEXT] = true;

@@ -52,6 +52,11 @@ export function jsonRpcError(id: JsonRpcId, code: number, message: string): Json
   return { jsonrpc: '2.0', id, error: { code, message } };
 }
 
+/** The answer to a request that declared a JSON body and sent none (see sentEmptyBody): it is not JSON. */
+export function emptyBodyError(): JsonRpcErrorResponse {
+  return jsonRpcError(null, JsonRpcCode.PARSE_ERROR, 'Parse error: the request body is empty');
+}
+
 /** A handler's answer that is a stream: `result` goes first, in the JSON-RPC envelope. */
 export class StreamedResult<T> {
   constructor(

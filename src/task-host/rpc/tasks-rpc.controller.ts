@@ -4,7 +4,8 @@ import type { Request, Response } from 'express';
 import { CurrentPrincipal, RequireScopes } from '../../platform/auth/auth.decorators';
 import type { Principal } from '../../platform/auth/principal';
 import { JsonRpcId } from '../../platform/errors/json-rpc-error.mapping';
-import { idOf, StreamedResult } from '../../platform/json-rpc/json-rpc';
+import { emptyBodyError, idOf, StreamedResult } from '../../platform/json-rpc/json-rpc';
+import { sentEmptyBody } from '../../platform/http/json-body.middleware';
 import { startEventStream } from '../../platform/http/event-stream';
 import { JsonRpcEndpoint } from '../../platform/http/json-rpc-endpoint.decorator';
 import { RateLimit } from '../../platform/rate-limit/rate-limit.decorator';
@@ -40,6 +41,7 @@ export class TasksRpcController {
   }
 
   private async answer(req: Request, res: Response, principal: Principal): Promise<void> {
+    if (sentEmptyBody(req)) return void res.status(200).json(emptyBodyError());
     const reply = await this.methods.dispatcher.dispatch(req.body, { principal });
     if (reply === null) return void res.status(204).end();
     if (reply instanceof StreamedResult)
