@@ -8,6 +8,7 @@
  *
  *   npm run bench:routing [-- --split dev|holdout|all] [--embeddings on|off] [--context driven|labelled]
  *                           [--failures [--why]] [--agents 50] [--rounds 3] [--set main|fresh|second-household|third-household]
+ *                           [--latency on|off]
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,19 +35,22 @@ function options() {
       agents: { type: 'string', default: '50' },
       rounds: { type: 'string', default: '3' },
       set: { type: 'string', default: 'main' },
+      latency: { type: 'string', default: 'on' },
       help: { type: 'boolean', default: false },
     },
   });
   if (values.help) {
     console.log(
       'npm run bench:routing -- [--split dev|holdout|all] [--embeddings on|off] [--context driven|labelled] ' +
-        '[--failures [--why]] [--agents 50] [--rounds 3] [--set main|fresh|second-household|third-household]',
+        '[--failures [--why]] [--agents 50] [--rounds 3] [--set main|fresh|second-household|third-household] ' +
+        '[--latency on|off]',
     );
     process.exit(0);
   }
   if (!['dev', 'holdout', 'all'].includes(values.split)) throw new Error('--split is dev, holdout or all');
   if (!['on', 'off'].includes(values.embeddings)) throw new Error('--embeddings is on or off');
   if (!['driven', 'labelled'].includes(values.context)) throw new Error('--context is driven or labelled');
+  if (!['on', 'off'].includes(values.latency)) throw new Error('--latency is on or off');
   const agents = Number(values.agents);
   if (!Number.isInteger(agents) || agents < 9) throw new Error('--agents is an integer ≥ 9');
   const rounds = Number(values.rounds);
@@ -60,6 +64,7 @@ function options() {
     agents,
     rounds,
     set: values.set,
+    latency: values.latency === 'on',
   };
 }
 
@@ -109,11 +114,28 @@ async function main(): Promise<void> {
     }
   }
   console.log(`\n${formatScores(results)}`);
+  // --latency off: accuracy only (the latency run plans the whole set again, on more agents).
+  const latency = opts.latency ? await measureLatency(opts, config, agents, all, results.holdout) : undefined;
+  const dir = join(PROJECT_ROOT, 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `routing-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, JSON.stringify({ options: opts, model: plan.encoder.status, results, latency }, null, 2));
+  console.log(`\nResults: ${file}`);
+}
 
-  // Decision latency among many agents: the labelled set's agents padded with thin cards, each
-  // round on a new planner (its model's request cache empty) whose cards are embedded first (its
-  // first decision). Only the turn scored is timed (not a conversation's first turn). Rounds are
-  // pooled: a p99 over one round's few hundred decisions is one or two samples.
+/**
+ * Decision latency among many agents: the labelled set's agents padded with thin cards, each
+ * round on a new planner (its model's request cache empty) whose cards are embedded first (its
+ * first decision). Only the turn scored is timed (not a conversation's first turn). Rounds are
+ * pooled: a p99 over one round's few hundred decisions is one or two samples.
+ */
+async function measureLatency(
+  opts: ReturnType<typeof options>,
+  config: AppConfig,
+  agents: AgentProfile[],
+  all: Utterance[],
+  holdout: Scores | undefined,
+) {
   const many = [...agents, ...distractorAgents(opts.agents - agents.length)];
   const measured: RoutingOutcome[] = [];
   const cardsMs: number[] = [];
@@ -139,21 +161,9 @@ async function main(): Promise<void> {
   row('card words', measured.filter((o) => !o.semantic).length, lexical);
   row('model consulted', measured.filter((o) => o.semantic).length, semantic);
   row('all', measured.length, overall);
-  const targets = judge(results.holdout, lexical.p99, semantic.p99);
+  const targets = judge(holdout, lexical.p99, semantic.p99);
   if (targets.length) console.log(`\nTargets (holdout):\n${targets.map((t) => `  ${t}`).join('\n')}`);
-
-  const dir = join(PROJECT_ROOT, 'bench', 'results');
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, `routing-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(
-    file,
-    JSON.stringify(
-      { options: opts, model: plan.encoder.status, results, latency: { lexical, semantic, overall, cardsMs } },
-      null,
-      2,
-    ),
-  );
-  console.log(`\nResults: ${file}`);
+  return { lexical, semantic, overall, cardsMs };
 }
 
 /** `"what the user said first" (→ its labelled agent; ✗ when routed otherwise) then ` for a conversation's second turn. */
