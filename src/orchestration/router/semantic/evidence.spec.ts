@@ -1,5 +1,5 @@
 import type { Routing } from '../routing';
-import { combine, oneWordAmongOthers, unservedDomainTakes } from './evidence';
+import { againstDomain, combine, oneWordAmongOthers, unservedDomainTakes } from './evidence';
 
 /** What the card words said of a text. */
 const byWords = (agentId: string, confidence: number, evidenceTerms: number, otherTerms: number): Routing => ({
@@ -92,5 +92,17 @@ describe('one card word among others (oneWordAmongOthers)', () => {
     expect(oneWordAmongOthers({ ...byWords('calendar', 0.8, 1, 1), namesAgent: true })).toBe(false);
     // "turn off the tv *plug*": "turn" and "off" are the card's words too.
     expect(oneWordAmongOthers({ ...byWords('plugs', 0.8, 1, 1), commandsAgent: true })).toBe(false);
+  });
+});
+
+describe('the closest card by meaning alone against a domain it is not placed in (againstDomain)', () => {
+  it('must clear the threshold by 0.15 when the domain alone reaches it, by less as the domain is less clear', () => {
+    // "how many calories are in an avocado": a grocer's card at 0.79, nearest a calculation (0.7).
+    expect(againstDomain(0.79, 0.7, 0.7)).toBeCloseTo(0.64);
+    expect(againstDomain(0.79, 0.9, 0.7)).toBeCloseTo(0.64);
+    expect(againstDomain(0.79, 0.6, 0.7)).toBeCloseTo(0.715);
+    // A domain whose nearest request is no nearer than one of another outcome says nothing against the card.
+    expect(againstDomain(0.79, 0.5, 0.7)).toBe(0.79);
+    expect(againstDomain(0.1, 0.9, 0.7)).toBe(0);
   });
 });

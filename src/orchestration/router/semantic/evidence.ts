@@ -33,6 +33,13 @@ const ONE_WORD_DISCOUNT = 0.75;
  * against a thermostat's card by meaning - neither is right).
  */
 const CONTRADICTION = 0.5;
+/**
+ * How much more the meaning alone must show for a card (its confidence, against the threshold)
+ * when the request's everyday domain is one the card is not placed in, clearly - the domain alone
+ * reaches the threshold: "how many calories are in an avocado" stands out for a grocer's card
+ * (1.55 σ, 0.79), but its nearest everyday request is a calculation no agent serves.
+ */
+const AGAINST_DOMAIN = 0.15;
 
 export interface Judgement {
   /** The agent this text goes to, if any is clear enough. */
@@ -131,12 +138,14 @@ export class Evidence {
         (domain
           ? `; nearest everyday request "${domain.nearest}" (${domain.domain}, ${domain.agentId ? `served by ${domain.agentId}` : 'served by no agent'}, ${domain.similarity.toFixed(2)}, lead ${domain.lead.toFixed(2)})`
           : '');
-      const { agentId, confidence } = combine(
-        text,
-        words,
-        { agentId: meaningAgent, confidence: meaning, offCard },
-        this.threshold,
-      );
+      const combined = combine(text, words, { agentId: meaningAgent, confidence: meaning, offCard }, this.threshold);
+      const { agentId } = combined;
+      // The closest card by meaning alone (no card word agreeing), against a domain it is not placed in: a higher bar.
+      const againstItsDomain = agentId === best?.id && domain !== undefined && domain.agentId !== agentId;
+      const confidence =
+        againstItsDomain && words.agentId !== agentId
+          ? againstDomain(combined.confidence, byDomain, this.threshold)
+          : combined.confidence;
       const decided = agentId !== undefined && confidence >= this.threshold;
       return {
         agentId: decided ? agentId : undefined,
@@ -205,6 +214,20 @@ export function unservedDomainTakes(
 ): boolean {
   const agree = words.agentId !== '' && words.agentId === card.agentId && card.confidence > 0;
   return byDomain >= (agree ? 1 - (1 - cap(card.confidence)) * (1 - wordsConfidence(words)) : card.confidence);
+}
+
+/**
+ * The meaning's confidence for the closest card when the request's everyday domain, `byDomain`
+ * confident, is one the card is not placed in and no card word agrees: it must clear the
+ * threshold by up to AGAINST_DOMAIN - all of it when the domain alone reaches the
+ * threshold, nothing when the domain barely counts (0.5: its nearest request no nearer than one of
+ * another outcome). A request the model puts near a card's lines and, as clearly, among everyday
+ * requests the card does not serve is a near miss as often as not; asking costs the user less
+ * than the wrong agent acting.
+ */
+export function againstDomain(byCard: number, byDomain: number, threshold: number): number {
+  const clear = Math.min(1, Math.max(0, (byDomain - 0.5) / (threshold - 0.5)));
+  return Math.max(0, byCard - AGAINST_DOMAIN * clear);
 }
 
 /** What the card words count: less when they are one word among others (oneWordAmongOthers). */

@@ -188,6 +188,32 @@ describe('the built-in router with meaning (sentence embeddings, real model)', (
     expect((await routed('run the dishwasher tonight')).agentId).toBe('');
   });
 
+  it('asks about a request the meaning alone puts on a card when its everyday domain is one the card is not placed in', async () => {
+    const agents = [
+      card(
+        'ocado',
+        'Ocado',
+        'Online grocery shopping and delivery from Ocado.',
+        ['groceries', 'trolley', 'delivery'],
+        ['add milk to my trolley', 'when is my delivery arriving'],
+      ),
+      card(
+        'medminder',
+        'MedMinder',
+        'Tracks your medications, reminds you to take them, and tells you when a prescription needs refilling.',
+      ),
+      card('ecobee', 'ecobee', 'ecobee smart thermostat with room sensors.'),
+    ];
+    const routed = async (text: string) => (await router.route({ text, multiAgent: true }, agents, 3)).routing;
+    // Near the grocer's card (1.55 σ, no card word), nearer a calculation no agent serves: a question naming it.
+    const calories = await routed('how many calories are in an avocado');
+    expect(calories).toMatchObject({ agentId: '', semantic: true, candidates: ['ocado'] });
+    expect(calories.reasoning).toMatch(/closest card by meaning ocado .*served by no agent/);
+    // The card's words still decide, and so does meaning that its domain bears out.
+    expect((await routed('add avocados to my trolley')).agentId).toBe('ocado');
+    expect((await routed("it's chilly in here")).agentId).toBe('ecobee');
+  });
+
   it('routes on card words alone while the model is off', async () => {
     const off = new AppConfig(validateEnvironment({ ROUTER_EMBEDDINGS: 'false' }));
     const words = new AgentRouter(off, new SentenceEncoder(off));
