@@ -263,7 +263,7 @@ export class DefaultRouter {
       best: top === undefined ? undefined : this.ids[top],
       own: top !== undefined && (ranking.strong || ranking.confidence >= 0.5),
       confidence: ranking.confidence,
-      oneWordAmongOthers: ranking.matchedWhat === 1 && ranking.other > 0 && !ranking.named && !ranking.commanded,
+      oneWordAmongOthers: ranking.matchedWhat <= 1 && ranking.other > 0 && !ranking.named && !ranking.commanded,
       candidates: () => this.worthNaming(ranking),
     };
   }

@@ -93,6 +93,13 @@ describe('one card word among others (oneWordAmongOthers)', () => {
     // "turn off the tv *plug*": "turn" and "off" are the card's words too.
     expect(oneWordAmongOthers({ ...byWords('plugs', 0.8, 1, 1), commandsAgent: true })).toBe(false);
   });
+
+  it('takes card words saying only which one, beside words saying what the card lacks, as no more', () => {
+    // "when is the *next* Arsenal match": a player's "next" tag (a strong word, 0.73), nothing of what is asked.
+    expect(oneWordAmongOthers(byWords('player', 0.73, 0, 2))).toBe(true);
+    // "next" alone is all the request says.
+    expect(oneWordAmongOthers(byWords('player', 0.73, 0, 0))).toBe(false);
+  });
 });
 
 describe('the closest card by meaning alone against a domain it is not placed in (againstDomain)', () => {

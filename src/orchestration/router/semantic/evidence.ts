@@ -170,10 +170,12 @@ export class Evidence {
 /**
  * One card word beside words the card does not have ("why is the sky *blue*") is weak evidence,
  * unless it names the agent ("put soccer practice on the *calendar*") or the request is a command
- * the card takes ("turn off the tv *plug*": Routing.commandsAgent).
+ * the card takes ("turn off the tv *plug*": Routing.commandsAgent) - and so are card words saying
+ * only which one ("when is the *next* Arsenal match": a player's tag, the match on no card).
  */
 export function oneWordAmongOthers(words: Routing): boolean {
-  return words.evidenceTerms === 1 && (words.otherTerms ?? 0) > 0 && !words.namesAgent && !words.commandsAgent;
+  const what = words.evidenceTerms;
+  return what !== undefined && what <= 1 && (words.otherTerms ?? 0) > 0 && !words.namesAgent && !words.commandsAgent;
 }
 
 /**

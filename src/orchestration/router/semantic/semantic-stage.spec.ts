@@ -179,6 +179,16 @@ describe('the built-in router with meaning (sentence embeddings, real model)', (
     expect(sky.agentId).not.toBe('shop');
   });
 
+  it('does not let a card word saying which one decide beside words saying what ("when is the *next* match")', async () => {
+    const agents = [
+      card('player', 'Player', 'Plays music from your library', ['music', 'song', 'skip', 'next'], ['skip this track']),
+      card('scores', 'Scores', 'Sports results and fixtures.'),
+    ];
+    const routed = async (text: string) => (await router.route({ text, multiAgent: true }, agents, 4)).routing;
+    expect(await routed('when is the next Arsenal match')).toMatchObject({ agentId: 'scores', semantic: true });
+    expect((await routed('next song')).agentId).toBe('player');
+  });
+
   it('gives a request of a domain no agent serves to the card that claims it, when it stands out for that card', async () => {
     const agents = [...SMART_HOME_AND_ROBOT, AGENTS[1]];
     const routed = async (text: string) => (await router.route({ text, multiAgent: true }, agents, 2)).routing;
