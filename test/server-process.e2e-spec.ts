@@ -17,7 +17,7 @@ describe('the server process (e2e)', () => {
     server = await ServerProcess.start({ ...backends.env, ADMIN_API_KEY: undefined });
     await server.ready();
     adminKey = /(sbk_[A-Za-z0-9]{8}_[A-Za-z0-9_-]{43})/.exec(server.stdout)![1];
-  });
+  }, 120_000);
   afterAll(async () => {
     await server?.stop('SIGKILL');
     await backends?.cleanup();
@@ -220,20 +220,24 @@ describe('refusing to start (e2e)', () => {
   });
 
   const embeddedOnly = process.env.DATABASE_URL ? it.skip : it;
-  embeddedOnly('refuses a DATA_DIR another server owns', async () => {
-    const backends = await provisionBackends();
-    const env = { ...backends.env, ADMIN_API_KEY: 'in-use-admin-key-000000000000000', ROUTER_EMBEDDINGS: 'false' };
-    const first = await ServerProcess.start(env);
-    try {
-      await first.ready();
-      const second = await ServerProcess.start(env);
-      const result = await second.exit();
-      expect(result.code).toBe(1);
-      expect(result.stderr).toContain(`DATA_DIR ${backends.env.DATA_DIR} is in use by process ${first.child.pid}`);
-    } finally {
-      await first.stop();
-      rmSync(backends.env.DATA_DIR, { recursive: true, force: true });
-      await backends.cleanup();
-    }
-  });
+  embeddedOnly(
+    'refuses a DATA_DIR another server owns',
+    async () => {
+      const backends = await provisionBackends();
+      const env = { ...backends.env, ADMIN_API_KEY: 'in-use-admin-key-000000000000000', ROUTER_EMBEDDINGS: 'false' };
+      const first = await ServerProcess.start(env);
+      try {
+        await first.ready();
+        const second = await ServerProcess.start(env);
+        const result = await second.exit();
+        expect(result.code).toBe(1);
+        expect(result.stderr).toContain(`DATA_DIR ${backends.env.DATA_DIR} is in use by process ${first.child.pid}`);
+      } finally {
+        await first.stop();
+        rmSync(backends.env.DATA_DIR, { recursive: true, force: true });
+        await backends.cleanup();
+      }
+    },
+    120_000,
+  );
 });

@@ -1,12 +1,15 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../src/paths';
+import { WARM_UP_LIMIT_MS } from '../../src/platform/health/health-checks';
 import { freePort } from './test-app';
 
 const MAIN = join(PROJECT_ROOT, 'src', 'main.ts');
 const CLI = (name: string) => join(PROJECT_ROOT, 'src', 'cli', `${name}.ts`);
 /** The sources run as they are (a fresh clone has no dist/), transpiled on load by ts-node. */
 const NODE_ARGS = ['-r', 'ts-node/register'];
+/** How long the server's boot may take before its readiness checks exist. */
+const BOOT_MS = 30_000;
 
 export interface ProcessResult {
   code: number | null;
@@ -47,8 +50,13 @@ export class ServerProcess {
     return `http://127.0.0.1:${this.httpPort}`;
   }
 
-  /** Resolves when /health/ready answers 200; rejects if the process exits first. */
-  async ready(timeoutMs = 30_000): Promise<void> {
+  /**
+   * Resolves when /health/ready answers 200; rejects if the process exits first. By default it
+   * waits as long as a server may take: its boot (the sources type-checked on load) and then up
+   * to WARM_UP_LIMIT_MS for the router's model - on a busy 2-core machine each can take half a
+   * minute.
+   */
+  async ready(timeoutMs = BOOT_MS + WARM_UP_LIMIT_MS): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     let exited = false;
     void this.exited.then(() => (exited = true));
