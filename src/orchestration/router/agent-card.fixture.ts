@@ -62,3 +62,36 @@ export const SMART_HOME_AND_ROBOT: AgentProfile[] = [
   },
   agentCard('robot', 'iRobot', 'Roomba robot vacuum and Braava mop.'),
 ];
+
+/**
+ * A car's card whose "Climatisation" skill and "seat heating" tag come near the heating, and a
+ * one-line thermostat's card beside it: the heating is the thermostat's.
+ */
+export const CAR_AND_THERMOSTAT: AgentProfile[] = [
+  {
+    ...agentCard(
+      'car',
+      'Polestar',
+      'Your Polestar 2, connected. See battery and range, get the cabin ready before you leave, and keep track of where it is.',
+    ),
+    skills: [
+      cardSkill(
+        'Battery and vehicle status',
+        'State of charge, estimated range, whether it is plugged in, tyre pressures, doors, windows and odometer.',
+        ['battery', 'range', 'charge level', 'tyres', 'doors', 'mileage'],
+        ['how much range do I have', 'is the car plugged in', 'are the windows closed'],
+      ),
+      cardSkill(
+        'Climatisation',
+        'Pre-heat or pre-cool the cabin, heat the seats and steering wheel, defrost the windscreen.',
+        ['pre-heat', 'precondition', 'defrost', 'seat heating', 'cabin'],
+        ['warm up the car for 8:15', 'defrost the windscreen'],
+      ),
+    ],
+  },
+  agentCard(
+    'thermostat',
+    'Netatmo',
+    'Smart Thermostat and Smart Radiator Valves. Save energy without sacrificing comfort.',
+  ),
+];

@@ -72,6 +72,24 @@ describe('DefaultRouter', () => {
     expect(split('turn the fan on and tell me the temperature').tentative).toBeUndefined();
   });
 
+  it('tells when the best card has the strong words only as part of tags of several words ("seat heating")', () => {
+    const home = new DefaultRouter([
+      agent('car', 'Polestar', 'Your car, connected', ['pre-heat', 'seat heating', 'charge level', 'lock']),
+      agent('thermostat', 'Netatmo', 'Smart Thermostat and Smart Radiator Valves'),
+    ]);
+    // "heating" is the car's only as a word of "seat heating": what it heats is another thing.
+    expect(home.route({ text: 'set the heating to 20', multiAgent: false })).toMatchObject({
+      agentId: 'car',
+      partOfTags: true,
+    });
+    // The tag whole, or a tag of its own beside it, is the card's.
+    expect(home.route({ text: 'turn on the seat heating', multiAgent: false }).partOfTags).toBeUndefined();
+    expect(
+      home.route({ text: 'lock the car and check the charge level', multiAgent: false }).partOfTags,
+    ).toBeUndefined();
+    expect(home.route({ text: 'lock it', multiAgent: false }).partOfTags).toBeUndefined();
+  });
+
   it('takes a command its card takes as decided, the word it lacks saying which one', () => {
     const home = new DefaultRouter([
       agent('plugs', 'Switches', 'Turn smart plugs and switches on or off', ['plug', 'switch']),

@@ -15,6 +15,7 @@ import {
   words,
 } from './text-analysis';
 import type { Routing, RoutingRequest } from './routing';
+import { TagParts } from './tag-parts';
 import { chatSpelling, isOneEditApart, TypoCorrector } from './typos';
 
 /** How much a term counts by where it appears on a card: names and tags say what an agent is for. */
@@ -53,6 +54,8 @@ interface Ranking {
    * beside a forecast's tag, or "why is the sky blue".
    */
   commanded: boolean;
+  /** The best card has the request's strong words only as words of its tags of several (TagParts). */
+  partOfTags: boolean;
 }
 
 /**
@@ -69,6 +72,8 @@ export class DefaultRouter {
   private readonly ids: string[];
   private readonly postings = new Map<string, { agent: number; weight: number }[]>();
   private readonly strongTerms: Set<string>[];
+  /** The words cards have only as part of a tag of several words ("seat heating"). */
+  private readonly tagParts: TagParts;
   /**
    * The terms of each agent's name - not of its id: an id is written for machines, and its words
    * are the topic's ("trains" is not named by "book a *train* ticket").
@@ -81,6 +86,7 @@ export class DefaultRouter {
   constructor(agents: readonly AgentProfile[]) {
     this.ids = agents.map((a) => a.id);
     this.strongTerms = agents.map(() => new Set<string>());
+    this.tagParts = new TagParts(agents);
     this.nameTerms = agents.map((agent) => new Set(terms(agent.name)));
     // Each word as the cards write it, with its term (for TypoCorrector: "shoppin" → "shopping").
     const written = new Map<string, string>();
@@ -241,6 +247,7 @@ export class DefaultRouter {
       otherTerms: whole.other,
       namesAgent: whole.named || undefined,
       commandsAgent: whole.commanded || undefined,
+      partOfTags: whole.partOfTags || undefined,
     };
   }
 
@@ -316,6 +323,7 @@ export class DefaultRouter {
         named: false,
         specific: [],
         commanded: false,
+        partOfTags: false,
       };
     const best = scores[order[0]];
     const second = order.length > 1 ? scores[order[1]] : 0;
@@ -332,6 +340,8 @@ export class DefaultRouter {
     const named = specificTerms.some((t) => this.nameTerms[top].has(t));
     const other = [...what].filter((t) => !onCard(t)).length;
     const actions = queryTerms.filter(isGenericAction);
+    const strongMatched = matchedTerms.filter((t) => this.strongTerms[top].has(t));
+    const partOfTags = this.tagParts.onlyParts(top, strongMatched, weighted);
     const commanded =
       actions.some(isGenericVerb) &&
       actions.every(onCard) &&
@@ -347,6 +357,7 @@ export class DefaultRouter {
       named,
       specific: specificTerms,
       commanded,
+      partOfTags,
     };
   }
 }

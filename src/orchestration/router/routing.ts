@@ -40,6 +40,12 @@ export interface Routing extends AgentChoiceResult {
    */
   commandsAgent?: boolean;
   /**
+   * The chosen agent's card has the request's strong words only as part of tags of two words or
+   * more ("set the *heating* to 20" beside a car's "seat heating" tag): what the card does with
+   * them may be another thing (unsplit requests).
+   */
+  partOfTags?: boolean;
+  /**
    * A clause of the split request went to its agent on one card word beside words that card does
    * not have (ClauseVerdict.oneWordAmongOthers): the split is not decided by the words alone.
    */

@@ -1,6 +1,6 @@
 import { AppConfig } from '../../../platform/config/app-config';
 import { validateEnvironment } from '../../../platform/config/environment';
-import { agentCard as card, cardSkill as skill, SMART_HOME_AND_ROBOT } from '../agent-card.fixture';
+import { agentCard as card, CAR_AND_THERMOSTAT, cardSkill as skill, SMART_HOME_AND_ROBOT } from '../agent-card.fixture';
 import { CardVectors } from './card-vectors';
 import { DomainMap } from './domain-map';
 import { EVERYDAY_DOMAINS } from './everyday-domains';
@@ -56,33 +56,7 @@ describe('DomainMap (everyday domains and the hosted agents serving them, real m
   it("gives a domain two cards' lines are as near to the card its requests stand out for clearly more", async () => {
     // The car's "Climatisation" skill comes a hundredth nearer the heating than the thermostat's one
     // line, but "turn the heating up" and "it's cold in here" are the thermostat's (1.65 σ against 0.78 σ).
-    const car = {
-      ...card(
-        'car',
-        'Polestar',
-        'Your Polestar 2, connected. See battery and range, get the cabin ready before you leave, and keep track of where it is.',
-      ),
-      skills: [
-        skill(
-          'Battery and vehicle status',
-          'State of charge, estimated range, whether it is plugged in, tyre pressures, doors, windows and odometer.',
-          ['battery', 'range', 'charge level', 'tyres', 'doors', 'mileage'],
-          ['how much range do I have', 'is the car plugged in', 'are the windows closed'],
-        ),
-        skill(
-          'Climatisation',
-          'Pre-heat or pre-cool the cabin, heat the seats and steering wheel, defrost the windscreen.',
-          ['pre-heat', 'precondition', 'defrost', 'seat heating', 'cabin'],
-          ['warm up the car for 8:15', 'defrost the windscreen'],
-        ),
-      ],
-    };
-    const thermostat = card(
-      'thermostat',
-      'Netatmo',
-      'Smart Thermostat and Smart Radiator Valves. Save energy without sacrificing comfort.',
-    );
-    const domains = await mapFor([car, thermostat]);
+    const domains = await mapFor(CAR_AND_THERMOSTAT);
     const climate = domains.explain().find((a) => a.domain === 'climate')!;
     expect(climate.cards.map((c) => [c.agentId, c.claims])).toEqual([
       ['car', true],

@@ -100,6 +100,12 @@ describe('one card word among others (oneWordAmongOthers)', () => {
     // "next" alone is all the request says.
     expect(oneWordAmongOthers(byWords('player', 0.73, 0, 0))).toBe(false);
   });
+
+  it('takes card words that are only part of tags of several words as no more ("set the *heating* to 20")', () => {
+    // A car's "seat heating" tag: the request says nothing the card lacks, but the tag is another thing.
+    expect(oneWordAmongOthers({ ...byWords('car', 0.8, 1, 0), partOfTags: true })).toBe(true);
+    expect(oneWordAmongOthers({ ...byWords('car', 0.8, 1, 0), partOfTags: true, namesAgent: true })).toBe(false);
+  });
 });
 
 describe('the closest card by meaning alone against a domain it is not placed in (againstDomain)', () => {

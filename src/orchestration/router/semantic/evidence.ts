@@ -171,9 +171,12 @@ export class Evidence {
  * One card word beside words the card does not have ("why is the sky *blue*") is weak evidence,
  * unless it names the agent ("put soccer practice on the *calendar*") or the request is a command
  * the card takes ("turn off the tv *plug*": Routing.commandsAgent) - and so are card words saying
- * only which one ("when is the *next* Arsenal match": a player's tag, the match on no card).
+ * only which one ("when is the *next* Arsenal match": a player's tag, the match on no card), or
+ * that the card has only as part of a tag of several words ("set the *heating* to 20" beside a
+ * car's "seat heating": Routing.partOfTags).
  */
 export function oneWordAmongOthers(words: Routing): boolean {
+  if (words.partOfTags && !words.namesAgent) return true;
   const what = words.evidenceTerms;
   return what !== undefined && what <= 1 && (words.otherTerms ?? 0) > 0 && !words.namesAgent && !words.commandsAgent;
 }

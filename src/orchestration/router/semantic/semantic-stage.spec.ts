@@ -1,6 +1,6 @@
 import { AppConfig } from '../../../platform/config/app-config';
 import { validateEnvironment } from '../../../platform/config/environment';
-import { agentCard as card, SMART_HOME_AND_ROBOT } from '../agent-card.fixture';
+import { agentCard as card, CAR_AND_THERMOSTAT, SMART_HOME_AND_ROBOT } from '../agent-card.fixture';
 import { AgentRouter } from '../agent-router';
 import type { Routing } from '../routing';
 import { SemanticStage } from './semantic-stage';
@@ -187,6 +187,14 @@ describe('the built-in router with meaning (sentence embeddings, real model)', (
     const routed = async (text: string) => (await router.route({ text, multiAgent: true }, agents, 4)).routing;
     expect(await routed('when is the next Arsenal match')).toMatchObject({ agentId: 'scores', semantic: true });
     expect((await routed('next song')).agentId).toBe('player');
+  });
+
+  it("asks the meaning when a card has the request's word only as part of a tag ('seat heating')", async () => {
+    const routed = async (text: string) =>
+      (await router.route({ text, multiAgent: true }, CAR_AND_THERMOSTAT, 5)).routing;
+    // "heating" is the car's only in "seat heating": the house's heating is the thermostat's.
+    expect(await routed('set the heating to 21')).toMatchObject({ agentId: 'thermostat', semantic: true });
+    expect((await routed('turn on the seat heating')).agentId).toBe('car');
   });
 
   it('gives a request of a domain no agent serves to the card that claims it, when it stands out for that card', async () => {
