@@ -5,7 +5,7 @@
  * against the assignment judged by hand for each set (domain-audit.expected.json). No labelled
  * utterance is read: this is about the cards only.
  *
- *   npm run bench:routing-audit -- [--set main|second-household|ha-terse|rich-household|overlap-family|third-household] [--quiet]
+ *   npm run bench:routing-audit -- [--set main|second-household|ha-terse|rich-household|overlap-family|third-household|fourth-household] [--quiet]
  *
  * Per domain: the agent given (by a line of its card, by a word of a card placed nowhere else, or by
  * the domain's requests' votes) or "-";
@@ -25,7 +25,15 @@ import { validateEnvironment } from '../../src/platform/config/environment';
 import { profileOf } from './labelled-set';
 
 /** Card sets audited by default: the labelled sets' (fresh uses main's cards) and three without utterances. */
-const CARD_SETS = ['main', 'second-household', 'ha-terse', 'rich-household', 'overlap-family', 'third-household'];
+const CARD_SETS = [
+  'main',
+  'second-household',
+  'ha-terse',
+  'rich-household',
+  'overlap-family',
+  'third-household',
+  'fourth-household',
+];
 
 /** Per set, per domain, the outcomes judged right: an agent id, or '' for none; a domain not listed: none. */
 type Expected = Record<string, Record<string, string | string[]>>;

@@ -95,3 +95,12 @@ export const CAR_AND_THERMOSTAT: AgentProfile[] = [
     'Smart Thermostat and Smart Radiator Valves. Save energy without sacrificing comfort.',
   ),
 ];
+
+/**
+ * The car and the thermostat (CAR_AND_THERMOSTAT) and a one-line EV charger's card: the car
+ * charging is the charger's, though the car's card has "state of charge" and "charge level".
+ */
+export const CAR_THERMOSTAT_AND_CHARGER: AgentProfile[] = [
+  ...CAR_AND_THERMOSTAT,
+  agentCard('charger', 'zappi', "myenergi's eco-smart EV charger. Charge your car on sunshine."),
+];

@@ -1,6 +1,12 @@
 import { AppConfig } from '../../../platform/config/app-config';
 import { validateEnvironment } from '../../../platform/config/environment';
-import { agentCard as card, CAR_AND_THERMOSTAT, cardSkill as skill, SMART_HOME_AND_ROBOT } from '../agent-card.fixture';
+import {
+  agentCard as card,
+  CAR_AND_THERMOSTAT,
+  CAR_THERMOSTAT_AND_CHARGER,
+  cardSkill as skill,
+  SMART_HOME_AND_ROBOT,
+} from '../agent-card.fixture';
 import { CardVectors } from './card-vectors';
 import { DomainMap } from './domain-map';
 import { EVERYDAY_DOMAINS } from './everyday-domains';
@@ -142,6 +148,15 @@ describe('DomainMap (everyday domains and the hosted agents serving them, real m
     // "Lock the back door" stands out for a garage door opener, which is about opening the garage, not locks.
     expect(domains.agentFor('door-locks')).toBeUndefined();
     expect(domains.agentFor('lighting')).toBe('lights');
+  });
+
+  it('gives a domain cards are as near to (within 0.05) to the one its requests stand out for most', async () => {
+    const domains = await mapFor([...CAR_THERMOSTAT_AND_CHARGER, weather]);
+    // The car's "pre-heat or pre-cool the cabin" and "state of charge" come a little nearer the
+    // heating's and the energy's lines, but "turn the heating on" is the thermostat's, and
+    // "plug the car in to charge overnight" the charger's.
+    expect(domains.agentFor('climate')).toBe('thermostat');
+    expect(domains.agentFor('energy')).toBe('charger');
   });
 
   it('gives the reminders and lists to an organiser whose card lists the chores', async () => {

@@ -57,9 +57,11 @@ const MIN_REQUEST_STANDING_OF_A_NAME = 0;
  * (by TIE_BROKEN_BY, σ) serves it. A hundredth says nothing of what a card is for
  * ("Climatisation: pre-heat or pre-cool the cabin" on a car's card is 0.62 from the heating, its
  * requests 0.78 σ; "Smart Thermostat and Smart Radiator Valves" 0.61, 1.65 σ); a tenth of a σ
- * says as little (a restaurant-booking card and a takeaway's, 1.37 and 1.45 σ).
+ * says as little (a restaurant-booking card and a takeaway's, 1.37 and 1.45 σ). Five hundredths
+ * say as little: "eco-smart EV charger" (0.62, 1.63 σ) is the car charging's, not a car's "state of
+ * charge" (0.64, 0.89 σ); Google Calendar (0.64, 1.86 σ) the calendar's, not Todoist (0.68, 1.11 σ).
  */
-const LINE_TIE = 0.02;
+const LINE_TIE = 0.05;
 const TIE_BROKEN_BY = 0.5;
 
 /** What DomainMap needs of the hosted cards (CardVectors). */
@@ -165,11 +167,7 @@ export class DomainMap {
       // instead: among one-line cards the next is as often a near miss ("Garage door opener" for
       // the cameras and the alarm, when the alarm's card is further). Cards as near, whose claims
       // hold too, are told apart by the requests (LINE_TIE).
-      const served = ranked[0]?.claims
-        ? ranked
-            .filter((c) => c.claims && c.similarity >= ranked[0].similarity - LINE_TIE)
-            .reduce((a, b) => (b.requestStanding >= a.requestStanding + TIE_BROKEN_BY ? b : a))
-        : undefined;
+      const served = nearestClaim(ranked);
       if (served) return { ...assignment, agentId: served.agentId, by: 'line' };
       // Else a card placed nowhere whose words name the domain, if only one does.
       const naming = ranked.filter(
@@ -260,6 +258,22 @@ export class DomainMap {
       .map((vector, i) => ({ domain: REQUEST_DOMAINS[i], vector }));
     return (this.embedded = { descriptions, requests });
   }
+}
+
+/**
+ * The card nearest a domain by its lines, if its claim holds - or, among claims as near (LINE_TIE),
+ * the one the domain's requests stand out for most, if clearly more (TIE_BROKEN_BY) than for it.
+ */
+function nearestClaim<T extends { similarity: number; claims: boolean; requestStanding: number }>(
+  ranked: readonly T[],
+): T | undefined {
+  const [first] = ranked;
+  if (!first?.claims) return undefined;
+  const [rival] = ranked
+    .filter((c) => c.claims && c.similarity >= first.similarity - LINE_TIE)
+    .filter((c) => c.requestStanding >= first.requestStanding + TIE_BROKEN_BY)
+    .sort((a, b) => b.requestStanding - a.requestStanding);
+  return rival ?? first;
 }
 
 /**
