@@ -85,6 +85,18 @@ describe('TypoCorrector', () => {
     expect(both.correct('lst', 'lst', (term) => term === 'list')).toBe('list');
   });
 
+  it('puts a letter back in a three-letter word no one spells so, to the one term beside the other words ("lok the car")', () => {
+    const car = new TypoCorrector(['lock', 'park'], () => 1);
+    expect(car.correct('lok', 'lok', (term) => term === 'lock')).toBe('lock');
+    // Only beside a word of the same card, only by a letter put back, and never a word spelt right.
+    expect(car.correct('lok')).toBeUndefined();
+    expect(car.correct('pak', 'pak', () => false)).toBeUndefined();
+    expect(car.correct('pork', 'pork', (term) => term === 'park')).toBeUndefined();
+    expect(car.correct('lot', 'lot', (term) => term === 'lock')).toBeUndefined();
+    const two = new TypoCorrector(['lock', 'look'], () => 1);
+    expect(two.correct('lok', 'lok', () => true)).toBeUndefined();
+  });
+
   it('between terms as rare as each other, takes the one sharing a card with the other words', () => {
     const corrector = new TypoCorrector(['socks', 'rocks'], () => 1);
     expect(corrector.correct('xocks', 'xocks', (term) => term === 'rocks')).toBe('rocks');

@@ -12,6 +12,12 @@ const MIN_ANY_EDIT_LENGTH = 5;
  * "txt"). Such a word is corrected by a letter put back, to a term of four.
  */
 const VOWELLESS = /^[b-df-hj-np-tv-xz]{3}$/;
+/**
+ * Nor is a word of three letters that is no common English word ("lok"): a letter left out of a
+ * word of four, as likely as not. Such a word is corrected by a letter put back, to the one term
+ * that shares a card with the request's other words ("*lok* the car": the car's "lock"), if one does.
+ */
+const THREE_LETTERS = /^[a-z]{3}$/;
 
 /** Equal, or one edit apart when both are long enough for a typo to be one (see isOneEditApart). */
 export function sameWord(a: string, b: string): boolean {
@@ -82,15 +88,16 @@ export class TypoCorrector {
   correct(word: string, spelt = word, besideOthers?: (term: string) => boolean): string | undefined {
     if (/\d/.test(spelt) || isCommonWord(spelt)) return undefined;
     const vowelless = VOWELLESS.test(spelt);
-    if (spelt.length < MIN_TYPO_LENGTH && !vowelless) return undefined;
+    const short = !vowelless && THREE_LETTERS.test(spelt);
+    if (spelt.length < MIN_TYPO_LENGTH && !vowelless && !short) return undefined;
     const found: string[] = [];
     const consider = (source: string, index: Map<string, { form: string; term: string }[]>) => {
-      if (source.length < MIN_TYPO_LENGTH && !vowelless) return;
+      if (source.length < MIN_TYPO_LENGTH && !vowelless && !short) return;
       for (const key of [source, ...deletions(source)]) {
         for (const { form, term } of index.get(key) ?? []) {
           if (form === source || !isOneEditApart(source, form)) continue;
           const inserted = form.length === source.length + 1;
-          if (vowelless && !inserted) continue;
+          if ((vowelless || short) && !inserted) continue;
           if (spelt.length < MIN_ANY_EDIT_LENGTH && !isSwap(source, form) && !inserted) continue;
           if (!found.includes(term)) found.push(term);
         }
@@ -100,6 +107,10 @@ export class TypoCorrector {
     for (const source of new Set([word, spelt])) consider(source, this.index);
     // …and, when the stemmer found no ending in it, the word as written against the cards' words as written.
     if (!found.length && word === spelt) consider(spelt, this.writtenIndex);
+    if (short) {
+      const fitting = found.filter((term) => besideOthers?.(term));
+      return fitting.length === 1 ? fitting[0] : undefined;
+    }
     if (vowelless) {
       // Any vowel may have been left out ("lst": list, last, lost): only one that fits, if any.
       const fitting = found.length > 1 ? found.filter((term) => besideOthers?.(term)) : found;
