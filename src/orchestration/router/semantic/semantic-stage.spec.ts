@@ -166,6 +166,35 @@ describe('the built-in router with meaning (sentence embeddings, real model)', (
     });
   });
 
+  it('routes as one request clauses that are parts of it: each stands out most for the agent the rest goes to', async () => {
+    const list = {
+      ...card('bring', 'Bring!', 'The shopping list you share with everyone at home.'),
+      skills: [
+        {
+          id: 'list',
+          name: 'Shopping list',
+          description: "Add, remove and read out items on your Bring! lists; changes show up on everyone's phone.",
+          tags: ['shopping', 'list', 'groceries', 'items'],
+          examples: ['put milk on the list', "what's on the shopping list", 'take bread off the list'],
+        },
+      ],
+    };
+    const household = [
+      list,
+      card('mealie', 'Mealie', 'Self-hosted recipe manager and meal planner.'),
+      ...AGENTS.slice(0, 4),
+    ];
+    const at = async (text: string) => (await router.route({ text, multiAgent: true }, household, 'shopping')).routing;
+    // "and" joins the things added, not two requests: "ad eggs" is no request of its own.
+    const eggs = await at('ad eggs and bred to the shoping list');
+    expect(eggs).toMatchObject({ agentId: 'bring' });
+    expect(eggs.unplaced).toBeUndefined();
+    // A clause out of scope beside it is still asked about.
+    const table = await at('add eggs to the shopping list and book us a table at Dishoom');
+    expect(table).toMatchObject({ agentId: 'bring' });
+    expect(table.unplaced).toHaveLength(1);
+  });
+
   it('sends no agent an action its card does not offer, even in a conversation', async () => {
     const seat = await route('book me a seat on it', 'weather');
     expect(seat).toMatchObject({ agentId: '', outOfScope: 'booking', candidates: [] });

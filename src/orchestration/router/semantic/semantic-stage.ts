@@ -116,7 +116,7 @@ export class SemanticStage {
       return elsewhere ? chosen(judgement) : stays;
     }
     if (split) {
-      const routing = this.routeClauses(parts, judged.slice(0, -1));
+      const routing = this.routeClauses(parts, judged.slice(0, -1), judgement);
       if (routing) return routing;
     }
     // Undecided: the words' answer, no more confident than both kinds of evidence together.
@@ -146,9 +146,11 @@ export class SemanticStage {
    * when that is all there is - and so does one that points at another and is placed by its
    * meaning alone ("next track, I'm sick of this one").
    */
-  private routeClauses(parts: string[], judged: Judgement[]): Routing | undefined {
+  private routeClauses(parts: string[], judged: Judgement[], whole: Judgement): Routing | undefined {
     const chosen = new Map<string, { text: string[]; confidence: number }>();
     const unplaced: { text: string; candidates: string[] }[] = [];
+    /** What the meaning says of each clause left unplaced (context clauses aside). */
+    const loose: Judgement[] = [];
     /** Context clauses waiting for the next placed clause (none placed before them). */
     let context: { text: string; candidates: string[] }[] = [];
     let last: string | undefined;
@@ -168,7 +170,9 @@ export class SemanticStage {
         agentId = last;
       }
       if (!agentId) {
-        if (!isFragment(part)) unplaced.push({ text: part, candidates: judgement.candidates });
+        if (isFragment(part)) return;
+        unplaced.push({ text: part, candidates: judgement.candidates });
+        loose.push(judgement);
         return;
       }
       const entry = chosen.get(agentId) ?? { text: [], confidence: 1 };
@@ -179,8 +183,36 @@ export class SemanticStage {
       last = agentId;
     });
     unplaced.push(...context);
+    if (!context.length && partOfOneRequest(chosen, loose, whole)) return undefined;
     return splitRouting(chosen, unplaced, true);
   }
+}
+
+/**
+ * Whether clauses left unplaced (`loose`) beside clauses of one agent are parts of one request for
+ * it rather than requests of their own: none of them is out of scope, each stands out most for
+ * that agent (standsOutMostFor), and the whole request goes to it by words and meaning ("*ad
+ * eggs* and bred to the shoping list": "and" joins the things added, not two requests). Then the
+ * whole request is routed as one.
+ */
+function partOfOneRequest(
+  chosen: ReadonlyMap<string, unknown>,
+  loose: readonly Judgement[],
+  whole: Judgement,
+): boolean {
+  const [agentId] = [...chosen.keys()];
+  return (
+    chosen.size === 1 &&
+    loose.length > 0 &&
+    whole.agentId === agentId &&
+    loose.every((clause) => !clause.outOfScope && standsOutMostFor(clause, agentId))
+  );
+}
+
+/** Whether the text stands out for the agent's card (MIN_STANDING), and for no card more. */
+function standsOutMostFor(judgement: Judgement, agentId: string): boolean {
+  const standing = judgement.standing.get(agentId) ?? -Infinity;
+  return standing >= MIN_STANDING && [...judgement.standing.values()].every((other) => other <= standing);
 }
 
 /** Whether the text stands out for the conversation's agent: something it can take up. */
