@@ -1,4 +1,4 @@
-import { agentCard as agent } from './agent-card.fixture';
+import { agentCard as agent, CAR_AND_THERMOSTAT } from './agent-card.fixture';
 import { DefaultRouter } from './default-router';
 import { clauses, isFragment, refersBack, standsAlone, stem, terms, userUtterance } from './text-analysis';
 
@@ -88,6 +88,15 @@ describe('DefaultRouter', () => {
       home.route({ text: 'lock the car and check the charge level', multiAgent: false }).partOfTags,
     ).toBeUndefined();
     expect(home.route({ text: 'lock it', multiAgent: false }).partOfTags).toBeUndefined();
+  });
+
+  it('leaves a split undecided when a clause rests on words its card has only as parts of tags', () => {
+    const split = new DefaultRouter([...CAR_AND_THERMOSTAT, AGENTS[1]]).route({
+      text: 'put the heating down to 17 and play some jazz music',
+      multiAgent: true,
+    });
+    // "heating" is the car's only in "seat heating": the model judges the clauses (the thermostat's, by meaning).
+    expect(split).toMatchObject({ agentId: 'car', additionalAgents: ['music'], tentative: true });
   });
 
   it('takes a command its card takes as decided, the word it lacks saying which one', () => {

@@ -270,7 +270,10 @@ export class DefaultRouter {
       best: top === undefined ? undefined : this.ids[top],
       own: top !== undefined && (ranking.strong || ranking.confidence >= 0.5),
       confidence: ranking.confidence,
-      oneWordAmongOthers: ranking.matchedWhat <= 1 && ranking.other > 0 && !ranking.named && !ranking.commanded,
+      // So is a clause whose strong words its card has only as parts of tags ("put the *heating* down": TagParts).
+      oneWordAmongOthers:
+        (ranking.matchedWhat <= 1 && ranking.other > 0 && !ranking.named && !ranking.commanded) ||
+        (ranking.partOfTags && !ranking.named),
       candidates: () => this.worthNaming(ranking),
     };
   }
