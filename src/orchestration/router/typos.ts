@@ -87,17 +87,17 @@ export class TypoCorrector {
    */
   correct(word: string, spelt = word, besideOthers?: (term: string) => boolean): string | undefined {
     if (/\d/.test(spelt) || isCommonWord(spelt)) return undefined;
-    const vowelless = VOWELLESS.test(spelt);
-    const short = !vowelless && THREE_LETTERS.test(spelt);
-    if (spelt.length < MIN_TYPO_LENGTH && !vowelless && !short) return undefined;
+    // A word of three letters (no common word, see above) is corrected only by a letter put back.
+    const letterLeftOut = THREE_LETTERS.test(spelt);
+    if (spelt.length < MIN_TYPO_LENGTH && !letterLeftOut) return undefined;
     const found: string[] = [];
     const consider = (source: string, index: Map<string, { form: string; term: string }[]>) => {
-      if (source.length < MIN_TYPO_LENGTH && !vowelless && !short) return;
+      if (source.length < MIN_TYPO_LENGTH && !letterLeftOut) return;
       for (const key of [source, ...deletions(source)]) {
         for (const { form, term } of index.get(key) ?? []) {
           if (form === source || !isOneEditApart(source, form)) continue;
           const inserted = form.length === source.length + 1;
-          if ((vowelless || short) && !inserted) continue;
+          if (letterLeftOut && !inserted) continue;
           if (spelt.length < MIN_ANY_EDIT_LENGTH && !isSwap(source, form) && !inserted) continue;
           if (!found.includes(term)) found.push(term);
         }
@@ -107,13 +107,11 @@ export class TypoCorrector {
     for (const source of new Set([word, spelt])) consider(source, this.index);
     // …and, when the stemmer found no ending in it, the word as written against the cards' words as written.
     if (!found.length && word === spelt) consider(spelt, this.writtenIndex);
-    if (short) {
-      const fitting = found.filter((term) => besideOthers?.(term));
-      return fitting.length === 1 ? fitting[0] : undefined;
-    }
-    if (vowelless) {
-      // Any vowel may have been left out ("lst": list, last, lost): only one that fits, if any.
-      const fitting = found.length > 1 ? found.filter((term) => besideOthers?.(term)) : found;
+    if (letterLeftOut) {
+      // Only one term that fits, if any: a vowel-less word's one term stands alone, but any vowel may
+      // have been left out ("lst": list, last, lost); a word with one ("lok") needs the others' card.
+      const alone = VOWELLESS.test(spelt) && found.length === 1;
+      const fitting = alone ? found : found.filter((term) => besideOthers?.(term));
       return fitting.length === 1 ? fitting[0] : undefined;
     }
     let best: string | undefined;
