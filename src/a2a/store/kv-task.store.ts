@@ -92,6 +92,7 @@ export class KvTaskStore implements TaskStore {
       totalSize: total,
     };
   }
+
   /** The task as its record (or this execution's memory) has it; undefined: known not to exist; null: no record. */
   private async recorded(owner: string, taskId: string, context: ServerCallContext): Promise<Task | undefined | null> {
     const key = taskRecordKey(this.agentId, owner, taskId);
