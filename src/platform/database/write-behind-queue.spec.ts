@@ -165,6 +165,11 @@ describe('WriteBehindQueue', () => {
     const working = table();
     const prompt = new WriteBehindQueue<Row>({ name: 'test', write: working.write, delayMs: 60_000 });
     await expect(prompt.readable()).resolves.toBeUndefined();
+    // With nothing queued, a read arms no timer (it used to arm one per read).
+    const timeout = jest.spyOn(global, 'setTimeout');
+    await prompt.readable();
+    expect(timeout).not.toHaveBeenCalled();
+    timeout.mockRestore();
     await prompt.add({ id: 'a', value: 1 });
     await prompt.readable();
     expect(working.statements).toEqual([[{ id: 'a', value: 1 }]]);

@@ -105,6 +105,8 @@ export class WriteBehindQueue<T> {
    * queue refuses a write, rather than keeping the reader waiting for as long as it is down.
    */
   readable(): Promise<void> {
+    // Nothing owed (what a replica at rest reads with): no timer to arm and clear.
+    if (this.done >= this.taken + this.pending.size) return Promise.resolve();
     const flushed = this.flushed();
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_resolve, reject) => {
