@@ -159,6 +159,38 @@ describe('DomainMap (everyday domains and the hosted agents serving them, real m
     expect(domains.agentFor('energy')).toBe('charger');
   });
 
+  it("gives a domain to a card a little further off by its lines when most of the domain's requests back it", async () => {
+    const tv = {
+      ...card('tv', 'Roku', 'Control the Roku TV in the living room: power, streaming channels, playback and search.'),
+      skills: [
+        skill('TV power and inputs', 'Turn the TV on or off and switch inputs.', ['tv', 'power'], ['turn on the TV']),
+        skill(
+          'Playback and volume',
+          'Play, pause, rewind or skip forward, turn the TV volume up or down, and mute it.',
+          ['pause', 'play', 'volume', 'mute'],
+          ['pause the TV', 'mute the telly'],
+        ),
+      ],
+    };
+    const deezer = card(
+      'deezer',
+      'Deezer',
+      'Your music, your way. 120 million tracks, Flow and the playlists you love.',
+    );
+    const domains = await mapFor([tv, deezer, weather]);
+    // The TV's "Playback and volume" comes nearer the music's line than Deezer's one line, but
+    // "play some jazz" and "put on my running playlist" are Deezer's.
+    const music = domains.explain().find((a) => a.domain === 'music')!;
+    expect(music.cards.slice(0, 2).map((c) => [c.agentId, c.claims])).toEqual([
+      ['tv', true],
+      ['deezer', true],
+    ]);
+    expect(music.cards[0].similarity - music.cards[1].similarity).toBeGreaterThan(0.05);
+    expect(music.cards[1].votes).toBeGreaterThan(music.requests / 2);
+    expect(domains.agentFor('music')).toBe('deezer');
+    expect(domains.agentFor('tv-and-video')).toBe('tv');
+  });
+
   it('gives the reminders and lists to an organiser whose card lists the chores', async () => {
     const organiser = card(
       'organiser',
