@@ -227,11 +227,54 @@ describe('DomainMap (everyday domains and the hosted agents serving them, real m
     expect((await mapFor([home, weather, shop])).agentFor('shopping')).toBe('shop');
   });
 
+  it('gives the floor cleaning to a robot vacuum, and the kitchen and laundry appliances to their own card', async () => {
+    const appliances = {
+      ...card('appliances', 'Home Connect', 'Control your Bosch, Siemens and NEFF home appliances from anywhere.'),
+      skills: [
+        skill(
+          'Oven',
+          'Preheat the oven and tell you when it is up to temperature.',
+          ['oven', 'bake'],
+          ['preheat the oven'],
+        ),
+        skill(
+          'Dishwasher',
+          'Start a dishwasher programme.',
+          ['dishwasher', 'programme'],
+          ['start the dishwasher on eco'],
+        ),
+        skill(
+          'Washing machine and dryer',
+          'Start, pause or stop a wash or drying cycle.',
+          ['laundry'],
+          ['start the dryer'],
+        ),
+      ],
+    };
+    const robot = card('robot', 'ECOVACS DEEBOT', 'Robot vacuums that vacuum and mop your floors.');
+    const domains = await mapFor([appliances, robot, weather]);
+    // A robot vacuum is an agent of its own in a household; "start the robot vacuum" is not the oven's.
+    expect(domains.agentFor('floor-cleaning')).toBe('robot');
+    expect(domains.agentFor('appliances')).toBe('appliances');
+    // Beside a smart home whose plugs come nearer the appliances, the robot serves the floors, not the washing.
+    const beside = await mapFor([...SMART_HOME_AND_ROBOT, weather]);
+    expect(beside.agentFor('floor-cleaning')).toBe('robot');
+    expect(beside.agentFor('appliances')).toBeUndefined();
+    expect(beside.claimant('appliances')).toBeUndefined();
+  });
+
   it('knows the card that claims a domain no agent serves, when a nearer card has no claim to it', async () => {
-    const domains = await mapFor([...SMART_HOME_AND_ROBOT, weather]);
-    // The smart home's plugs come nearest the appliances, but their requests do not bear it out.
-    expect(domains.agentFor('appliances')).toBeUndefined();
-    expect(domains.claimant('appliances')).toBe('robot');
+    const [things] = SMART_HOME_AND_ROBOT;
+    const thermostat = card('ecobee', 'ecobee', 'ecobee smart thermostat with room sensors.');
+    const domains = await mapFor([things, thermostat, weather]);
+    // The smart home's plugs come as near the energy's line, but its requests do not bear it out (0.07 σ).
+    const energy = domains.explain().find((a) => a.domain === 'energy')!;
+    expect(energy.cards.slice(0, 2).map((c) => [c.agentId, c.claims])).toEqual([
+      ['things', false],
+      ['ecobee', true],
+    ]);
+    expect(domains.agentFor('energy')).toBeUndefined();
+    expect(domains.claimant('energy')).toBe('ecobee');
     expect(domains.claimant('weather')).toBeUndefined();
     expect(domains.claimant('finance')).toBeUndefined();
   });

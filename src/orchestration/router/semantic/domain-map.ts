@@ -27,7 +27,7 @@ const MIN_REQUEST_STANDING = 0.75;
  * beside a music player's lines, 0.14 below its closest). Such a claim of one line, outside what
  * the card as a whole is most about, needs the requests to stand out more: "switches" in a smart
  * home's summary line is near the appliances (the washing machine, the oven), whose requests stand
- * out for the card at 0.9 σ; the podcasts' for a card with a podcast skill at 1.5 σ.
+ * out for the card at 0.8 σ; the podcasts' for a card with a podcast skill at 1.5 σ.
  */
 const MIN_REQUEST_STANDING_OF_A_LINE = 1;
 /**
@@ -220,8 +220,8 @@ export class DomainMap {
   /**
    * For a domain no agent serves, the card whose claim held (DomainAssignment's `claims`) though a
    * card nearer the domain by its lines had none - the one the domain's requests stand out for
-   * most, if several: "Roomba robot vacuum and Braava mop" (requests 1.76 σ) beside a smart home
-   * whose "plugs and switches" come nearer the appliances, and a thermostat's card (0.83 σ).
+   * most, if several: "ecobee smart thermostat with room sensors" (requests 1.74 σ) beside a
+   * smart home whose "plugs and switches" come as near the energy's line (0.07 σ).
    */
   claimant(domainId: string): string | undefined {
     const assignment = this.assignments.find((a) => a.domain === domainId);
