@@ -116,7 +116,7 @@ export const EVERYDAY_DOMAINS: readonly EverydayDomain[] = [
       'clean the hallway floor',
       'send the hoover back to its dock',
       'give the bedroom a quick hoover',
-      'mop under the dining table',
+      'mop the bathroom floor',
       'somebody walked mud all through the lounge',
       'pause the robot, the baby is asleep',
     ],
