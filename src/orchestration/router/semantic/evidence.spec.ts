@@ -1,5 +1,5 @@
 import type { Routing } from '../routing';
-import { againstDomain, combine, oneWordAmongOthers, unservedDomainTakes } from './evidence';
+import { againstDomain, combine, oneWordAmongOthers, servedDomainTakes, unservedDomainTakes } from './evidence';
 
 /** What the card words said of a text. */
 const byWords = (agentId: string, confidence: number, evidenceTerms: number, otherTerms: number): Routing => ({
@@ -83,6 +83,53 @@ describe('a domain no agent serves against the closest card (unservedDomainTakes
     );
     // Nor words for a card the request does not stand out for at all.
     expect(unservedDomainTakes(0.83, { agentId: 'groceries', confidence: 0 }, trolley)).toBe(true);
+  });
+});
+
+describe('a domain another agent serves against the closest card (servedDomainTakes)', () => {
+  it('takes the request by the leads alone when only the meaning speaks for the card', () => {
+    // "I'm freezing": a weather card 1.83 σ (0.75), the heating's domain served by the smart home (1.17).
+    expect(
+      servedDomainTakes("I'm freezing", 1.17, { agentId: 'weather', confidence: 0.75 }, byWords('', 0, 0, 1)),
+    ).toBe(true);
+    expect(servedDomainTakes("I'm freezing", 0.6, { agentId: 'weather', confidence: 0.75 }, byWords('', 0, 0, 1))).toBe(
+      false,
+    );
+  });
+
+  it('must be surer, as a confidence, than the card and the card words pointing to it together', () => {
+    // "start the robot *vacuum*": two of the robot's card words (0.69) and its card (4.56 σ against
+    // 2.20 σ: 1.44), though the nearest everyday request is word for word the appliances' (lead 0.47: 3.63).
+    const robot = byWords('robot', 0.69, 2, 0);
+    expect(servedDomainTakes('start the robot vacuum', 3.63, { agentId: 'robot', confidence: 1.44 }, robot)).toBe(
+      false,
+    );
+    // Card words for another card than the closest do not count for it.
+    const other = byWords('mower', 0.69, 2, 0);
+    expect(servedDomainTakes('start the robot vacuum', 3.63, { agentId: 'robot', confidence: 1.44 }, other)).toBe(true);
+    // Nor words for a card the request does not stand out for.
+    expect(servedDomainTakes('start the robot vacuum', 3.63, { agentId: 'robot', confidence: 0 }, robot)).toBe(true);
+  });
+
+  it('still takes it from card words that are weak evidence: part of a tag, one word among others, a fragment', () => {
+    // "set the *heating* to 20": a car's "seat heating" and its card (3.11 σ against the thermostat's 2.78 σ: 0.63).
+    const seatHeating = { ...byWords('car', 0.85, 1, 1), partOfTags: true };
+    expect(
+      servedDomainTakes(
+        'set the heating to 20',
+        0.5 + (0.2 * 0.18) / 0.03,
+        { agentId: 'car', confidence: 0.63 },
+        seatHeating,
+      ),
+    ).toBe(true);
+    // Even a card far ahead: which card is the domain's to say.
+    expect(servedDomainTakes('set the heating to 20', 1.7, { agentId: 'car', confidence: 1.5 }, seatHeating)).toBe(
+      true,
+    );
+    // "play jazz and *blues*": the shop's "blue" and its card (1.52 σ, 0.86), the lighting's domain (lead 0.10: 1.17).
+    expect(servedDomainTakes('blues', 1.17, { agentId: 'shop', confidence: 0.86 }, byWords('shop', 0.76, 1, 0))).toBe(
+      true,
+    );
   });
 });
 

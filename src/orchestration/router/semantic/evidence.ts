@@ -128,7 +128,9 @@ export class Evidence {
             [offCard, byCard] = [true, 0];
           }
         } else if (domain.agentId === meaningAgent) byCard = 1 - (1 - cap(byCard)) * (1 - cap(byDomain));
-        else if (byDomain > byCard) [meaningAgent, byCard] = [domain.agentId, byDomain];
+        else if (servedDomainTakes(text, byDomain, { agentId: best?.id, confidence: byCard }, words)) {
+          [meaningAgent, byCard] = [domain.agentId, byDomain];
+        }
       }
       const meaning = cap(byCard);
       const described =
@@ -217,8 +219,43 @@ export function unservedDomainTakes(
   card: { agentId?: string; confidence: number },
   words: Routing,
 ): boolean {
-  const agree = words.agentId !== '' && words.agentId === card.agentId && card.confidence > 0;
-  return byDomain >= (agree ? 1 - (1 - cap(card.confidence)) * (1 - wordsConfidence(words)) : card.confidence);
+  return byDomain >= together(card, words);
+}
+
+/**
+ * Whether a domain another agent serves, as near as `byDomain` says, takes the request from the
+ * closest card by meaning (`card`: its confidence uncapped): by their leads when only the meaning
+ * speaks for the card ("I'm freezing": a weather card at 1.83 σ, the heating's domain served by the
+ * smart-home card). When card words that decide something (not weak evidence: oneWordAmongOthers,
+ * a fragment) point to that card too, the domain must be surer than both together, and no lead
+ * makes it surer than a confidence can be (cap): its lead over the nearest request of another
+ * outcome says what kind of request this is, not which of two cards it is for. "start the robot
+ * *vacuum*": two of the robot vacuum's card words (0.69) and its card (4.56 σ against 2.20 σ: 1.44),
+ * though the nearest everyday request is, word for word, in the appliances' domain another card
+ * serves (lead 0.47: 3.63). Weak card words leave it to the leads: "set the *heating* to 20" stays
+ * the climate domain's against a car's "seat heating" and its card (3.11 σ against the
+ * thermostat's 2.78 σ); "I need to get up early *tomorrow*" is not the calendar's by a word saying
+ * only when. Unlike a domain no agent serves (unservedDomainTakes: a question at worst), one that
+ * takes the request gives it to another agent: the costlier mistake.
+ */
+export function servedDomainTakes(
+  text: string,
+  byDomain: number,
+  card: { agentId?: string; confidence: number },
+  words: Routing,
+): boolean {
+  const decisive = agrees(card, words) && !oneWordAmongOthers(words) && !isFragment(text);
+  return decisive ? cap(byDomain) > together(card, words) : byDomain > card.confidence;
+}
+
+/** Whether the card words point to the closest card, and the request stands out for it (a confidence). */
+function agrees(card: { agentId?: string; confidence: number }, words: Routing): boolean {
+  return words.agentId !== '' && words.agentId === card.agentId && card.confidence > 0;
+}
+
+/** The closest card's confidence (uncapped), with the card words' when they point to it too. */
+function together(card: { agentId?: string; confidence: number }, words: Routing): number {
+  return agrees(card, words) ? 1 - (1 - cap(card.confidence)) * (1 - wordsConfidence(words)) : card.confidence;
 }
 
 /**

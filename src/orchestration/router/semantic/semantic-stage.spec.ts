@@ -2,6 +2,7 @@ import { AppConfig } from '../../../platform/config/app-config';
 import { validateEnvironment } from '../../../platform/config/environment';
 import { agentCard as card, CAR_AND_THERMOSTAT, SMART_HOME_AND_ROBOT } from '../agent-card.fixture';
 import { AgentRouter } from '../agent-router';
+import type { DefaultRouter } from '../default-router';
 import type { Routing } from '../routing';
 import { SemanticStage } from './semantic-stage';
 import { SentenceEncoder } from './sentence-encoder';
@@ -267,6 +268,84 @@ describe('the built-in router with meaning (sentence embeddings, real model)', (
     const { routing } = await words.route({ text: 'do I need an umbrella today', multiAgent: true }, AGENTS, 1);
     expect(routing.semantic).toBeUndefined();
     expect(routing.confidence).toBeLessThan(off.orchestration.confidenceThreshold);
+  });
+});
+
+describe('SemanticStage.refine with the card words given (real model)', () => {
+  const config = new AppConfig(validateEnvironment({}));
+  const encoder = new SentenceEncoder(config);
+  const stage = new SemanticStage(encoder, config.orchestration.confidenceThreshold);
+  /** What the card words said: `agentId` at `confidence`, and more. */
+  const said = (agentId: string, confidence: number, more: Partial<Routing> = {}): Routing => ({
+    agentId,
+    reasoning: 'by words',
+    confidence,
+    candidates: [agentId],
+    ...more,
+  });
+  /** Card words that say `routing` of every text. */
+  const words = (routing: Routing) =>
+    ({ route: () => routing, spelledOut: (text: string) => text }) as unknown as DefaultRouter;
+  const APPLIANCES = {
+    ...card('appliances', 'Miele@home', 'Your Miele appliances from your phone.'),
+    skills: [
+      {
+        id: 'oven',
+        name: 'Oven',
+        description: 'Preheat the oven, pick a programme, switch it off and say when it is up to temperature.',
+        tags: ['oven', 'preheat', 'bake', 'grill'],
+        examples: ['preheat the oven to 180', 'is the oven hot yet'],
+      },
+      {
+        id: 'laundry',
+        name: 'Dishwasher and laundry',
+        description: 'Start the dishwasher, the washing machine or the dryer and say how long is left.',
+        tags: ['dishwasher', 'washing machine', 'dryer', 'laundry'],
+        examples: ['start the dishwasher', 'how long is left on the washing'],
+      },
+    ],
+  };
+  const ROBOT = card('robot', 'DEEBOT', "Robot vacuums that vacuum and mop your floors, so you don't have to.");
+
+  beforeAll(() => encoder.load(), 60_000);
+  afterAll(() => encoder.close());
+
+  it('keeps a domain another agent serves from taking a request from card words and the card they point to', async () => {
+    const agents = [APPLIANCES, ROBOT, ...AGENTS];
+    const request = { text: 'start the robot vacuum', multiAgent: true };
+    // Word for word an everyday request of the appliances' domain, which the appliances' card
+    // serves (lead 0.47); but two of the robot's card words and its card, far ahead, say which one.
+    const byTwoWords = said('robot', 0.69, { evidenceTerms: 2, otherTerms: 0 });
+    const robot = await stage.refine(request, byTwoWords, words(byTwoWords), agents, 'appliances');
+    expect(robot).toMatchObject({ agentId: 'robot', semantic: true });
+    expect(robot.confidence).toBeCloseTo(0.984);
+    expect(robot.reasoning).toMatch(
+      /closest card by meaning robot \(4\.61 σ; next appliances at 1\.80 σ\); .*\(appliances, served by appliances, 1\.00, lead 0\.47\)/,
+    );
+    // Card words that are only part of a tag of several words do not hold the domain off.
+    const partOfTags = { ...byTwoWords, partOfTags: true };
+    expect(await stage.refine(request, partOfTags, words(partOfTags), agents, 'appliances')).toMatchObject({
+      agentId: 'appliances',
+    });
+  });
+
+  it("keeps a request that refers back in the conversation when it is of the domain the conversation's agent serves", async () => {
+    // "now make *them* blue" after the lights: "blue" is a shop's card word, and the request
+    // stands out for the shop's card (3.11 σ), but what is asked is the lighting's.
+    const shop = card(
+      'shop',
+      'Shop',
+      'Mugs, t-shirts and hoodies in every colour',
+      ['mug', 'blue', 'cart', 'order', 'colour'],
+      ['add a blue mug to my cart', 'do you have it in red'],
+    );
+    const agents = [...AGENTS.slice(0, 3), shop, ...AGENTS.slice(4)];
+    const request = { text: 'now make them blue', multiAgent: true, previousAgentId: 'home' };
+    const refersBack = said('home', 0.8, { refersBack: true });
+    const shopWords = said('shop', 0.76, { evidenceTerms: 1, otherTerms: 0 });
+    const blue = await stage.refine(request, refersBack, words(shopWords), agents, 'blue');
+    expect(blue).toMatchObject({ agentId: 'home', refersBack: true, semantic: true });
+    expect(blue.reasoning).toMatch(/closest card by meaning shop \(3\.11 σ.*\(lighting, served by home/);
   });
 });
 

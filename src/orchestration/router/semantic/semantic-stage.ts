@@ -106,7 +106,10 @@ export class SemanticStage {
       // Nor is such a request, which leans on the conversation, taken as out of scope.
       // The model was consulted either way: the decision says what the meaning was.
       const stays: Routing = { ...lexical, reasoning: `${lexical.reasoning} (${judgement.meaning})`, semantic: true };
-      if (standsOutFor(judgement, previous)) return stays;
+      // Nor what belongs to the everyday domain the conversation's agent serves: the domain says what
+      // kind of request it is, the conversation which of the cards ("now make *them* blue" after the
+      // hallway lights: the lighting's, though "blue" is a shop's card word and stands out for it).
+      if (standsOutFor(judgement, previous) || judgement.domainAgent === previous) return stays;
       const elsewhere =
         judgement.agentId !== undefined &&
         judgement.agentId !== previous &&
