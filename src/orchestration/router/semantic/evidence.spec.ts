@@ -71,18 +71,42 @@ describe('words and meaning together (combine)', () => {
 });
 
 describe('a domain no agent serves against the closest card (unservedDomainTakes)', () => {
+  const near = (confidence: number, similarity = 0.8) => ({ confidence, similarity });
+
   it('counts the card words for the closest card when they point to it', () => {
     // "ad coffee to my *trolly*": a grocery card by its tag and by meaning (0.68), though the
     // nearest everyday request is "make me a coffee" (an appliance's, served by no agent: 0.83).
     const trolley = byWords('groceries', 0.8, 1, 1);
-    expect(unservedDomainTakes(0.83, { agentId: 'groceries', confidence: 0.68 }, trolley)).toBe(false);
+    expect(unservedDomainTakes(near(0.83), { agentId: 'groceries', confidence: 0.68 }, trolley, 0.7)).toBe(false);
     // Meaning alone, or words pointing to another card, do not hold the domain off.
-    expect(unservedDomainTakes(0.83, { agentId: 'groceries', confidence: 0.68 }, byWords('', 0, 0, 1))).toBe(true);
-    expect(unservedDomainTakes(0.83, { agentId: 'groceries', confidence: 0.68 }, byWords('home', 0.6, 1, 1))).toBe(
+    expect(unservedDomainTakes(near(0.83), { agentId: 'groceries', confidence: 0.68 }, byWords('', 0, 0, 1), 0.7)).toBe(
       true,
     );
+    const home = byWords('home', 0.6, 1, 1);
+    expect(unservedDomainTakes(near(0.83), { agentId: 'groceries', confidence: 0.68 }, home, 0.7)).toBe(true);
     // Nor words for a card the request does not stand out for at all.
-    expect(unservedDomainTakes(0.83, { agentId: 'groceries', confidence: 0 }, trolley)).toBe(true);
+    expect(unservedDomainTakes(near(0.83), { agentId: 'groceries', confidence: 0 }, trolley, 0.7)).toBe(true);
+  });
+
+  it("counts the domain's lead only as far as its nearest request is near, against words and a clear card", () => {
+    // "*vacuum* the lounge": the robot's card (3.56 σ against 1.58 σ: 1.29) and one of its words
+    // (0.62, one among others: 0.46) against "make it cosy in the lounge" (lighting: 0.66, lead 0.08: 1.00).
+    const vacuum = byWords('robot', 0.62, 1, 1);
+    const robot = { agentId: 'robot', confidence: 1.29 };
+    expect(unservedDomainTakes(near(1.0, 0.66), robot, vacuum, 0.7)).toBe(false);
+    // As near as a request asking the same (NEAR_REQUEST), the lead counts in full.
+    expect(unservedDomainTakes(near(1.0, 0.7), robot, vacuum, 0.7)).toBe(true);
+    // "how do you say *recipe* in French": "how do you say good morning in French" is 0.72 near (lead 0.11: 1.22).
+    const recipe = byWords('recipes', 0.62, 1, 2);
+    expect(unservedDomainTakes(near(1.22, 0.72), { agentId: 'recipes', confidence: 1.25 }, recipe, 0.7)).toBe(true);
+    // A card that is not clear leaves it to the lead: "*book* a table for two at 8", a shop's card
+    // 2.10 σ against 2.02 σ (0.53), "get me a table for four tomorrow" 0.60 near (lead 0.06: 0.90).
+    const book = byWords('shop', 0.45, 1, 2);
+    expect(unservedDomainTakes(near(0.9, 0.6), { agentId: 'shop', confidence: 0.53 }, book, 0.7)).toBe(true);
+    // Nor does nearness count against the meaning alone: leads against leads.
+    const alone = { agentId: 'robot', confidence: 0.9 };
+    expect(unservedDomainTakes(near(1.0, 0.66), alone, byWords('', 0, 0, 1), 0.7)).toBe(true);
+    expect(unservedDomainTakes(near(1.0, 0.66), alone, vacuum, 0.7)).toBe(false);
   });
 });
 

@@ -329,6 +329,30 @@ describe('SemanticStage.refine with the card words given (real model)', () => {
     });
   });
 
+  it('does not let a distant everyday request of a domain no agent serves take a request from words and a clear card', async () => {
+    const agents = [APPLIANCES, ROBOT, ...AGENTS.slice(1)];
+    const vacuum = said('robot', 0.62, { evidenceTerms: 1, otherTerms: 1 });
+    const lounge = await stage.refine(
+      { text: 'vacuum the lounge', multiAgent: true },
+      vacuum,
+      words(vacuum),
+      agents,
+      'lounge',
+    );
+    // "make it cosy in the lounge" shares a place, not what is asked: the robot's, by its word and its card.
+    expect(lounge).toMatchObject({ agentId: 'robot', semantic: true });
+    expect(lounge.outOfScope).toBeUndefined();
+    expect(lounge.reasoning).toMatch(
+      /closest card by meaning robot \(3\.39 σ; .*"make it cosy in the lounge" \(lighting, served by no agent, 0\.66, lead 0\.08\)/,
+    );
+    // A request of the domain, as near as one asking the same, is still out of scope.
+    const cosy = said('', 0, { otherTerms: 2 });
+    expect(
+      (await stage.refine({ text: 'make it cosy in here', multiAgent: true }, cosy, words(cosy), agents, 'lounge'))
+        .outOfScope,
+    ).toBe('lighting');
+  });
+
   it("keeps a request that refers back in the conversation when it is of the domain the conversation's agent serves", async () => {
     // "now make *them* blue" after the lights: "blue" is a shop's card word, and the request
     // stands out for the shop's card (3.11 σ), but what is asked is the lighting's.

@@ -3,7 +3,7 @@ import { splitRouting } from '../clause-routing';
 import type { DefaultRouter } from '../default-router';
 import type { Routing, RoutingRequest } from '../routing';
 import { clauses, isContext, isFragment, pointsAt, standsAlone, terms } from '../text-analysis';
-import { Evidence, Judgement, merge, MIN_STANDING, oneWordAmongOthers } from './evidence';
+import { Evidence, Judgement, merge, MIN_STANDING, NEAR_REQUEST, oneWordAmongOthers } from './evidence';
 import { SentenceEncoder } from './sentence-encoder';
 
 /** With a conversation going on, a request this short is taken as part of it unless its words decide… */
@@ -14,7 +14,7 @@ const FOLLOW_UP_WORDS = 3;
  * many does it serve", after a recipe, only looks like "how much does it cost".
  */
 const CLEARLY_ELSEWHERE = 0.9;
-const FOLLOW_UP_DOMAIN_MIN = 0.7;
+const FOLLOW_UP_DOMAIN_MIN = NEAR_REQUEST;
 /** …or, instead of the domain, standing out this far (σ) for the other agent's card ("is *it* cold out" after a song). */
 const CLEARLY_ON_CARD = 2;
 
