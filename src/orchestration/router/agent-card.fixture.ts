@@ -30,7 +30,7 @@ export function cardSkill(name: string, description: string, tags: string[], exa
 
 /**
  * A smart-home card whose plugs come near the appliances' requests without serving them, and a
- * one-line robot-vacuum card beside it: the appliances are served by no agent, claimed by the robot.
+ * one-line robot-vacuum card beside it: the robot serves floor cleaning, no agent the appliances.
  */
 export const SMART_HOME_AND_ROBOT: AgentProfile[] = [
   {

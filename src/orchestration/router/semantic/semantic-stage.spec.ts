@@ -227,12 +227,12 @@ describe('the built-in router with meaning (sentence embeddings, real model)', (
     expect((await routed('turn on the seat heating')).agentId).toBe('car');
   });
 
-  it('gives a request of a domain no agent serves to the card that claims it, when it stands out for that card', async () => {
+  it('gives floor cleaning to a one-line robot card beside a smart home, and leaves the appliances neither is about out of scope', async () => {
     const agents = [...SMART_HOME_AND_ROBOT, AGENTS[1]];
     const routed = async (text: string) => (await router.route({ text, multiAgent: true }, agents, 2)).routing;
-    // The appliances: served by no agent (the smart home is nearer, its claim does not hold), claimed by the robot's card.
+    // Floor cleaning: the robot's card serves it.
     expect((await routed('start the vacuum')).agentId).toBe('robot');
-    // Appliances the robot is not about stay out of scope.
+    // The appliances: served by no agent (the smart home's plugs come near them, its claim does not hold).
     expect((await routed('run the dishwasher tonight')).agentId).toBe('');
   });
 
