@@ -1,6 +1,6 @@
 import { agentCard as agent, CAR_AND_THERMOSTAT } from './agent-card.fixture';
 import { DefaultRouter } from './default-router';
-import { clauses, isFragment, refersBack, standsAlone, stem, terms, userUtterance } from './text-analysis';
+import { clauses, isFragment, refersBack, standsAlone, stem, terms, unquoted, userUtterance } from './text-analysis';
 
 const AGENTS = [
   agent(
@@ -279,9 +279,42 @@ describe('DefaultRouter', () => {
     expect(big.size).toBe(1003);
     expect(big.route({ text: 'will it rain tomorrow', multiAgent: true }).agentId).toBe('weather');
   });
+
+  describe('quoted text', () => {
+    it('is what is said, not what is asked: no card word evidence when the words outside the quotes say something', () => {
+      // Without: the lights' card, by "turn", "on" and "lights" (fifth household: the door lock took translate "lock the door" into Spanish).
+      expect(route('translate "turn on the lights" into Spanish')).toMatchObject({ agentId: '', candidates: [] });
+      // Without: the weather's card, by its tag "rain", against the music's "play".
+      expect(route("play 'Here Comes the Rain Again'")).toMatchObject({ agentId: 'music', candidates: ['music'] });
+    });
+
+    it('is still the whole request when nothing is outside the quotes, and agents receive it whole', () => {
+      expect(route('"will it rain"').agentId).toBe('weather');
+      // An apostrophe pairs with nothing: "the kids'" quotes no "party".
+      expect(route("is it going to rain on the kids' party").agentId).toBe('weather');
+      const split = route('play “Here Comes the Rain Again” and turn on the kitchen lights');
+      expect(split.parts).toEqual({ lights: 'turn on the kitchen lights' });
+      expect(split.unplaced).toEqual([{ text: 'play “Here Comes the Rain Again”', candidates: ['music'] }]);
+    });
+  });
 });
 
 describe('text analysis', () => {
+  it('leaves quoted text out of the words that are evidence, apostrophes not taken for quotes', () => {
+    expect(unquoted('translate "lock the door" into Spanish')).toBe('translate  ,  into Spanish');
+    expect(unquoted('add “call the plumber” to my to-do list')).toBe('add  ,  to my to-do list');
+    expect(unquoted("text Jamie 'I'm running late'")).toBe('text Jamie  , ');
+    expect(unquoted('text Mum ‘don’t wait up’')).toBe('text Mum  , ');
+    // Single quotes around several words only; apostrophes pair with nothing.
+    expect(unquoted("what's 'cheers' in Spanish?")).toBe("what's 'cheers' in Spanish?");
+    expect(unquoted("what's the weather and what's on my calendar")).toBe(
+      "what's the weather and what's on my calendar",
+    );
+    expect(unquoted("turn on the kids' lights, it's dark")).toBe("turn on the kids' lights, it's dark");
+    // Nothing said outside the quotes: the quote is the request.
+    expect(unquoted('"lock the door" please')).toBe('"lock the door" please');
+  });
+
   it('takes the user words out of a Home Assistant prompt', () => {
     expect(userUtterance('You are Lucia. Devices: lights.\n\nUser: play jazz')).toBe('play jazz');
     expect(userUtterance('plain request')).toBe('plain request');

@@ -12,6 +12,7 @@ import {
   stem,
   terms,
   termsOfWords,
+  unquoted,
   words,
 } from './text-analysis';
 import type { Routing, RoutingRequest } from './routing';
@@ -278,7 +279,9 @@ export class DefaultRouter {
     };
   }
 
-  private rank(text: string): Ranking {
+  private rank(request: string): Ranking {
+    // What the request quotes is what is said, not what is asked (unquoted).
+    const text = unquoted(request);
     const scores = new Float64Array(this.ids.length);
     const touched: number[] = [];
     // A word no card has may be a typo of one that some card has ("paly" → "play").

@@ -254,3 +254,25 @@ export function openingOf(text: string, max: number): string {
   const space = cut.search(/\s\S*$/);
   return space > 0 ? cut.slice(0, space) : cut;
 }
+
+/** Text in double quotes ("…", “…”), any number of words. */
+const DOUBLE_QUOTED = /["“][^"“”]+["”]/g;
+/**
+ * Text in single quotes ('…', ‘…’) of several words: an opening quote after no letter, a closing
+ * one before none, so the apostrophes of "it's", "don't", "the kids' room" pair with nothing -
+ * though one may stand inside the quote between letters ('I'm late').
+ */
+const SINGLE_QUOTED =
+  /(?<![\p{L}\p{N}])['‘][\p{L}\p{N}](?:[^'‘’]|(?<=\p{L})['’](?=\p{L}))*?\s(?:[^'‘’]|(?<=\p{L})['’](?=\p{L}))*?['’](?![\p{L}\p{N}])/gu;
+
+/**
+ * The request without what it quotes, when the words outside the quotes say something: quoted
+ * text is what is said, not what is asked (translate "*lock the door*" into Spanish, add "*call
+ * the plumber*" to my to-do list, text Jamie "*I'm running late*"). For the card-word evidence
+ * only: agents receive the request whole, and the sentence model reads it whole.
+ */
+export function unquoted(text: string): string {
+  if (!/["“'‘]/.test(text)) return text;
+  const rest = text.replace(DOUBLE_QUOTED, ' , ').replace(SINGLE_QUOTED, ' , ');
+  return rest !== text && terms(rest).length > 0 ? rest : text;
+}
