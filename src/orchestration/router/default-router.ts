@@ -16,8 +16,10 @@ import {
   words,
 } from './text-analysis';
 import type { Routing, RoutingRequest } from './routing';
+import { everydayVocabulary, spelt } from './everyday-spelling';
 import { TagParts } from './tag-parts';
-import { chatSpelling, isOneEditApart, TypoCorrector } from './typos';
+import { isEnglishWord } from './common-words';
+import { chatSpelling, TypoCorrector } from './typos';
 
 /** How much a term counts by where it appears on a card: names and tags say what an agent is for. */
 const FIELD_WEIGHTS = { name: 3, tag: 3, skillName: 2.5, description: 1, example: 0.75 } as const;
@@ -190,16 +192,23 @@ export class DefaultRouter {
    * time … tonite" → "what time … tonight": chatSpelling): what the sentence-embedding model reads.
    */
   spelledOut(text: string): string {
-    return text.replace(/[\p{L}\p{N}]+/gu, (word) => {
+    return text.replace(/[\p{L}\p{N}]+/gu, (word, at: number) => {
       const chat = chatSpelling(word);
       if (chat) return chat;
       const [term] = terms(word);
       if (term === undefined || this.postings.has(term)) return word;
-      const corrected = this.corrected(term, word, text);
-      if (!corrected) return word;
-      // As the cards write it, in the form one edit from the typo if any ("paly" → "play", not "plays").
-      const forms = this.spelling.get(corrected) ?? [corrected];
-      return forms.find((form) => isOneEditApart(word.toLowerCase(), form)) ?? forms[0];
+      // In lower case, as the ranking corrects it: "Mount" is the common word "mount", not a typo of a card's "count".
+      const lower = word.toLowerCase();
+      const corrected = this.corrected(term, lower, text);
+      if (corrected) return spelt(word, this.spelling.get(corrected) ?? [corrected]);
+      // Not a card's word: perhaps one of how people talk about the home ("start the *hoovr*": the
+      // robot vacuum's card says "vacuum", everyday speech "hoover"), for the model's eyes only.
+      // Not a name ("Stevie Wonder": capitalised after the first word), nor a rarer word spelt
+      // right ("scones" is not "scenes"): no card's words confirm what it would become.
+      const everyday = everydayVocabulary();
+      if (everyday.spelling.has(term) || (at > 0 && word !== lower) || isEnglishWord(lower)) return word;
+      const usual = everyday.typos.correct(term, lower);
+      return usual ? spelt(word, everyday.spelling.get(usual)!) : word;
     });
   }
 
