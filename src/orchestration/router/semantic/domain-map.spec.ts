@@ -263,6 +263,25 @@ describe('DomainMap (everyday domains and the hosted agents serving them, real m
     expect(beside.claimant('appliances')).toBeUndefined();
   });
 
+  it("places the phone itself in a domain of its own: an EV charger's card does not serve it, a phone finder's does", async () => {
+    const [charge] = await encoder.embed(['charge my phone']);
+    const withCharger = await mapFor([...CAR_THERMOSTAT_AND_CHARGER, weather]);
+    // "Charge" is the charger's word, but a phone is not what it is for.
+    expect(withCharger.agentFor('energy')).toBe('charger');
+    expect(withCharger.agentFor('phone')).toBeUndefined();
+    const verdict = withCharger.classify(charge)!;
+    expect(verdict).toMatchObject({ domain: 'phone' });
+    expect(verdict.agentId).toBeUndefined();
+    const finder = card(
+      'finder',
+      'Find My Phone',
+      'Locate your phone, make it ring when it is lost and check its battery.',
+    );
+    const withFinder = await mapFor([...CAR_THERMOSTAT_AND_CHARGER, weather, finder]);
+    expect(withFinder.agentFor('phone')).toBe('finder');
+    expect(withFinder.classify(charge)).toMatchObject({ domain: 'phone', agentId: 'finder' });
+  });
+
   it('knows the card that claims a domain no agent serves, when a nearer card has no claim to it', async () => {
     const [things] = SMART_HOME_AND_ROBOT;
     const thermostat = card('ecobee', 'ecobee', 'ecobee smart thermostat with room sensors.');

@@ -153,6 +153,16 @@ export const EVERYDAY_DOMAINS: readonly EverydayDomain[] = [
     ],
   },
   {
+    id: 'phone',
+    description: 'The phone itself: find a lost phone, its battery, silent mode and do not disturb.',
+    requests: [
+      'where is my phone',
+      'is my phone charged',
+      'put my phone on silent',
+      'I cannot find my phone, make it ring',
+    ],
+  },
+  {
     id: 'weather',
     description: 'Weather conditions and forecasts: temperature, rain, wind, sun.',
     requests: [

@@ -325,7 +325,7 @@ describe('SemanticStage.refine with the card words given (real model)', () => {
     expect(coffee).toMatchObject({ agentId: 'coffee', semantic: true });
     expect(coffee.confidence).toBeCloseTo(0.984);
     expect(coffee.reasoning).toMatch(
-      /closest card by meaning coffee \(4\.22 σ; next shop at 2\.40 σ\); .*\(appliances, served by appliances, 1\.00, lead 0\.47\)/,
+      /closest card by meaning coffee \(4\.18 σ; next shop at 2\.41 σ\); .*\(appliances, served by appliances, 1\.00, lead 0\.47\)/,
     );
     // Card words that are only part of a tag of several words do not hold the domain off.
     const partOfTags = { ...byTwoWords, partOfTags: true };
@@ -349,7 +349,7 @@ describe('SemanticStage.refine with the card words given (real model)', () => {
     expect(lounge).toMatchObject({ agentId: 'robot', semantic: true });
     expect(lounge.outOfScope).toBeUndefined();
     expect(lounge.reasoning).toMatch(
-      /closest card by meaning robot \(1\.87 σ; .*"make it cosy in the lounge" \(lighting, served by no agent, 0\.64, lead 0\.07\)/,
+      /closest card by meaning robot \(1\.89 σ; .*"make it cosy in the lounge" \(lighting, served by no agent, 0\.64, lead 0\.07\)/,
     );
     // A request of the domain, as near as one asking the same, is still out of scope.
     const cosy = said('', 0, { otherTerms: 2 });
