@@ -1,6 +1,6 @@
 import { AppConfig } from '../../../platform/config/app-config';
 import { validateEnvironment } from '../../../platform/config/environment';
-import { agentCard as card, CAR_AND_THERMOSTAT, SMART_HOME_AND_ROBOT } from '../agent-card.fixture';
+import { agentCard as card, cardSkill, CAR_AND_THERMOSTAT, SMART_HOME_AND_ROBOT } from '../agent-card.fixture';
 import { AgentRouter } from '../agent-router';
 import type { DefaultRouter } from '../default-router';
 import type { Routing } from '../routing';
@@ -289,20 +289,18 @@ describe('SemanticStage.refine with the card words given (real model)', () => {
   const APPLIANCES = {
     ...card('appliances', 'Miele@home', 'Your Miele appliances from your phone.'),
     skills: [
-      {
-        id: 'oven',
-        name: 'Oven',
-        description: 'Preheat the oven, pick a programme, switch it off and say when it is up to temperature.',
-        tags: ['oven', 'preheat', 'bake', 'grill'],
-        examples: ['preheat the oven to 180', 'is the oven hot yet'],
-      },
-      {
-        id: 'laundry',
-        name: 'Dishwasher and laundry',
-        description: 'Start the dishwasher, the washing machine or the dryer and say how long is left.',
-        tags: ['dishwasher', 'washing machine', 'dryer', 'laundry'],
-        examples: ['start the dishwasher', 'how long is left on the washing'],
-      },
+      cardSkill(
+        'Oven',
+        'Preheat the oven, pick a programme, switch it off and say when it is up to temperature.',
+        ['oven', 'preheat', 'bake', 'grill'],
+        ['preheat the oven to 180', 'is the oven hot yet'],
+      ),
+      cardSkill(
+        'Dishwasher and laundry',
+        'Start the dishwasher, the washing machine or the dryer and say how long is left.',
+        ['dishwasher', 'washing machine', 'dryer', 'laundry'],
+        ['start the dishwasher', 'how long is left on the washing'],
+      ),
     ],
   };
   const ROBOT = card('robot', 'DEEBOT', "Robot vacuums that vacuum and mop your floors, so you don't have to.");
