@@ -120,9 +120,9 @@ export class Evidence {
       // The everyday domain the request belongs to, and the agent serving it if any.
       let domain = this.domains.classify(vectors[i]);
       // A domain no agent serves is the card's that claims it (DomainMap.claimant) for a request
-      // that stands out for that card most and has its words ("start the *vacuum*" for a robot
-      // vacuum's card): what the card is about, not something the hub cannot do. Not the rest of
-      // the domain ("run the dishwasher": no word of the robot's card).
+      // that stands out for that card most and has its words (a thermostat's card claiming the
+      // energy beside a smart home that comes as near it): what the card is about, not something
+      // the hub cannot do. Not the rest of the domain (no word of the claiming card).
       if (domain && !domain.agentId && best && best.standing >= MIN_STANDING && words.agentId === best.id) {
         if (this.domains.claimant(domain.domain) === best.id) domain = { ...domain, agentId: best.id };
       }
@@ -247,8 +247,8 @@ export function unservedDomainTakes(
  * smart-home card). When card words that decide something (not weak evidence: oneWordAmongOthers,
  * a fragment) point to that card too, the domain must be surer than both together, and no lead
  * makes it surer than a confidence can be (cap): its lead over the nearest request of another
- * outcome says what kind of request this is, not which of two cards it is for. "start the robot
- * *vacuum*": two of the robot vacuum's card words (0.69) and its card (4.56 σ against 2.20 σ: 1.44),
+ * outcome says what kind of request this is, not which of two cards it is for. "make me a
+ * *coffee*": two of a coffee machine's card words (0.69) and its card (4.18 σ against 2.41 σ: 1.21),
  * though the nearest everyday request is, word for word, in the appliances' domain another card
  * serves (lead 0.47: 3.63). Weak card words leave it to the leads: "set the *heating* to 20" stays
  * the climate domain's against a car's "seat heating" and its card (3.11 σ against the
