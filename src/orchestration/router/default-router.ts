@@ -1,6 +1,6 @@
 import type { AgentProfile } from '../../a2a/agent-profile';
 import { ClauseVerdict, routeClauses } from './clause-routing';
-import { namesDeliberately } from './naming';
+import { nameOf, namesDeliberately } from './naming';
 import {
   GENERIC_TERMS,
   isGenericAction,
@@ -16,7 +16,7 @@ import {
   words,
 } from './text-analysis';
 import type { Routing, RoutingRequest } from './routing';
-import { everydayVocabulary, spelt } from './everyday-spelling';
+import { everydayVocabulary, Spellings } from './spellings';
 import { TagParts } from './tag-parts';
 import { isEnglishWord } from './common-words';
 import { chatSpelling, TypoCorrector } from './typos';
@@ -84,23 +84,17 @@ export class DefaultRouter {
   private readonly nameTerms: Set<string>[];
   private readonly typos: TypoCorrector;
   /** The words the cards spell each term with ("weath" → "weather"), to write a corrected request out. */
-  private readonly spelling = new Map<string, string[]>();
+  private readonly spellings = new Spellings();
 
   constructor(agents: readonly AgentProfile[]) {
     this.ids = agents.map((a) => a.id);
     this.strongTerms = agents.map(() => new Set<string>());
     this.tagParts = new TagParts(agents);
     this.nameTerms = agents.map((agent) => new Set(terms(agent.name)));
-    // Each word as the cards write it, with its term (for TypoCorrector: "shoppin" → "shopping").
-    const written = new Map<string, string>();
     agents.forEach((agent, index) => {
       const weights = new Map<string, number>();
       const add = (text: string, weight: number, strong: boolean) => {
-        for (const { word, term } of termsOfWords(text)) {
-          const forms = this.spelling.get(term);
-          if (!forms) this.spelling.set(term, [word]);
-          else if (!forms.includes(word)) forms.push(word);
-          written.set(word, term);
+        for (const { term } of this.spellings.note(text)) {
           weights.set(term, Math.max(weights.get(term) ?? 0, weight));
           if (strong) this.strongTerms[index].add(term);
         }
@@ -125,7 +119,11 @@ export class DefaultRouter {
       const idf = Math.log(1 + n / list.length);
       for (const posting of list) posting.weight *= idf;
     }
-    this.typos = new TypoCorrector(this.postings.keys(), (term) => 1 / (this.postings.get(term)?.length ?? 1), written);
+    this.typos = new TypoCorrector(
+      this.postings.keys(),
+      (term) => 1 / (this.postings.get(term)?.length ?? 1),
+      this.spellings.written,
+    );
   }
 
   get size(): number {
@@ -200,15 +198,15 @@ export class DefaultRouter {
       // In lower case, as the ranking corrects it: "Mount" is the common word "mount", not a typo of a card's "count".
       const lower = word.toLowerCase();
       const corrected = this.corrected(term, lower, text);
-      if (corrected) return spelt(word, this.spelling.get(corrected) ?? [corrected]);
+      if (corrected) return this.spellings.spelt(word, corrected);
       // Not a card's word: perhaps one of how people talk about the home ("start the *hoovr*": the
       // robot vacuum's card says "vacuum", everyday speech "hoover"), for the model's eyes only.
       // Not a name ("Stevie Wonder": capitalised after the first word), nor a rarer word spelt
       // right ("scones" is not "scenes"): no card's words confirm what it would become.
       const everyday = everydayVocabulary();
-      if (everyday.spelling.has(term) || (at > 0 && word !== lower) || isEnglishWord(lower)) return word;
+      if (everyday.spellings.has(term) || (at > 0 && word !== lower) || isEnglishWord(lower)) return word;
       const usual = everyday.typos.correct(term, lower);
-      return usual ? spelt(word, everyday.spelling.get(usual)!) : word;
+      return usual ? everyday.spellings.spelt(word, usual) : word;
     });
   }
 
@@ -375,11 +373,6 @@ export class DefaultRouter {
       partOfTags,
     };
   }
-}
-
-/** An agent's name and id as words: both are evidence of what it does. */
-function nameOf(agent: AgentProfile): string {
-  return `${agent.name} ${agent.id.replace(/-/g, ' ')}`;
 }
 
 function round(value: number): number {

@@ -1,3 +1,4 @@
+import type { AgentProfile } from '../../a2a/agent-profile';
 import { GENERIC_TERMS, stem, words } from './text-analysis';
 
 /** Words that introduce a helper or a place by its name: "*on* the calendar", "*ask* the wiki", "*via* Spotify". */
@@ -26,4 +27,9 @@ export function namesDeliberately(name: ReadonlySet<string>, text: string): bool
     while (at >= 0 && (inName(all[at]) || NAME_DETERMINERS.has(all[at]))) at--;
     return at >= 0 && NAMING.has(all[at]);
   });
+}
+
+/** An agent's name and id as words: both are evidence of what it does. */
+export function nameOf(agent: AgentProfile): string {
+  return `${agent.name} ${agent.id.replace(/-/g, ' ')}`;
 }

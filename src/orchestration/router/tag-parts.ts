@@ -1,4 +1,5 @@
 import type { AgentProfile } from '../../a2a/agent-profile';
+import { nameOf } from './naming';
 import { terms, words } from './text-analysis';
 
 /**
@@ -18,7 +19,7 @@ export class TagParts {
       agent.skills.flatMap((skill) => skill.tags.filter((tag) => words(tag).length > 1).map((tag) => terms(tag))),
     );
     this.partsOnly = agents.map((agent, index) => {
-      const whole = new Set(terms(`${agent.name} ${agent.id.replace(/-/g, ' ')}`));
+      const whole = new Set(terms(nameOf(agent)));
       for (const skill of agent.skills) {
         for (const t of terms(skill.name)) whole.add(t);
         for (const tag of skill.tags) if (words(tag).length === 1) for (const t of terms(tag)) whole.add(t);
