@@ -6,7 +6,7 @@
  * the file and never used to tune the router. Items added later get their split when written (so
  * that each category stays at ~30 %) and keep it.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentProfile } from '../../src/a2a/agent-profile';
 
@@ -35,6 +35,12 @@ export interface Utterance {
   before?: string;
   /** The exact set of agents that should handle it; empty: a clarifying question. */
   expect: string[];
+  /**
+   * A multi-intent request with a part no agent here handles ("play some jazz and order us a
+   * pizza"): the right answer runs `expect` and asks about that part in the same answer (issue
+   * 17's rule for a clear clause beside an unclear one), so running `expect` alone is a miss too.
+   */
+  asks?: true;
 }
 
 interface Card {
@@ -61,6 +67,14 @@ export type LabelledSet = string;
  * split), and two written later. (sets/third-household, 102 utterances, is smaller: `--set` reads it.)
  */
 export const LABELLED_SETS: readonly LabelledSet[] = ['main', 'fresh', 'second-household'];
+
+/** Every labelled set: `main` and each sets/<name>/ with utterances (the others there are card sets for the DomainMap audit). */
+export function allLabelledSets(): LabelledSet[] {
+  const sets = readdirSync(join(__dirname, 'sets')).filter((name) =>
+    existsSync(join(__dirname, 'sets', name, 'utterances.json')),
+  );
+  return ['main', ...sets.sort()];
+}
 
 function fileOf(set: LabelledSet, file: 'cards.json' | 'utterances.json'): string {
   if (set === 'main') return file;

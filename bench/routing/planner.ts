@@ -24,7 +24,7 @@ export interface RoutingOutcome {
   asked: boolean;
   /** The turn runs agents and asks about a part no agent was sure to handle. */
   question: boolean;
-  /** Exactly the expected agents, or a question when none is expected. */
+  /** Exactly the expected agents (and a question about the rest when the item `asks`), or a question when none is expected. */
   correct: boolean;
   /** Some part went to an agent that should not have it. */
   wrongAgent: boolean;
@@ -101,7 +101,7 @@ export async function routeUtterance(
   const expected = [...item.expect].sort();
   const asked = plan.kind === 'ask';
   const question = plan.kind === 'run' && plan.question !== undefined;
-  const correct = expected.length === 0 ? asked : !question && run.join() === expected.join();
+  const correct = expected.length === 0 ? asked : question === (item.asks === true) && run.join() === expected.join();
   return {
     item,
     agents: run,
