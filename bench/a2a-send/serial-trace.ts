@@ -151,6 +151,9 @@ async function main(): Promise<void> {
 
   const steps = new Map<string, number[]>();
   const totals: number[] = [];
+  // The hub's part of a request: from its sending to the agent's call, and from the agent's answer to its receipt.
+  const beforeAgent: number[] = [];
+  const afterAgent: number[] = [];
   const requests = Number(count);
   let cpuStart = process.cpuUsage();
   for (let i = 0; i < requests; i++) {
@@ -158,6 +161,13 @@ async function main(): Promise<void> {
     if (i < requests / 4) continue;
     if (totals.length === 0) cpuStart = process.cpuUsage();
     totals.push(total);
+    const called = marks.find(([name]) => name === 'outbound>');
+    const answered = marks.findLast(([name]) => name === 'outbound<');
+    const received = marks.findLast(([name]) => name === 'recv');
+    if (called && answered && received) {
+      beforeAgent.push(Number(called[1] - marks[0][1]) / 1000);
+      afterAgent.push(Number(received[1] - answered[1]) / 1000);
+    }
     let previous = marks[0][1];
     const seen = new Map<string, number>();
     for (const [name, at] of marks.slice(1)) {
@@ -175,6 +185,12 @@ async function main(): Promise<void> {
     `${backend} ${agentId}: ${totals.length} requests, median ${median(totals).toFixed(0)} µs, ` +
       `CPU ${((cpu.user + cpu.system) / totals.length).toFixed(0)} µs per request (hub + client)`,
   );
+  if (beforeAgent.length) {
+    console.log(
+      `hub before the agent's call (send → outbound>) median ${median(beforeAgent).toFixed(0)} µs, ` +
+        `after its answer (outbound< → recv) ${median(afterAgent).toFixed(0)} µs`,
+    );
+  }
   console.log('step (time since the step before), median µs, count');
   for (const [key, list] of steps)
     console.log(`  ${key.padEnd(24)} ${median(list).toFixed(0).padStart(6)}  ${list.length}`);
