@@ -392,6 +392,20 @@ describe('text analysis', () => {
     expect(clauses('40 minutes')).toEqual(['40 minutes']);
   });
 
+  it('keeps a clause that only steers the conversation with its neighbour', () => {
+    expect(clauses('never mind, just unlock the door for Sam')).toEqual(['never mind, just unlock the door for Sam']);
+    expect(clauses('turn off the lights, thanks')).toEqual(['turn off the lights, thanks']);
+    expect(clauses('oh and, play some jazz')).toEqual(['oh, play some jazz']);
+    expect(clauses('ok thank you, then lock the door and close the blinds')).toEqual([
+      'ok thank you, lock the door',
+      'close the blinds',
+    ]);
+    expect(clauses('never mind')).toEqual(['never mind']);
+    const choice = new DefaultRouter(AGENTS).route({ text: 'never mind, just play some jazz', multiAgent: true });
+    expect(choice).toMatchObject({ agentId: 'music' });
+    expect(choice.unplaced).toBeUndefined();
+  });
+
   it('does not split off a bare duration as an intent of its own, nor ask about it', () => {
     const choice = new DefaultRouter(AGENTS).route({ text: 'play some jazz music, 40 minutes', multiAgent: true });
     expect(choice).toMatchObject({ agentId: 'music' });

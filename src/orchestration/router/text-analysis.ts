@@ -223,9 +223,26 @@ function argumentOnly(clause: string): boolean {
 }
 
 /**
+ * Words that only steer the conversation - change course, acknowledge, soften - and ask for
+ * nothing: "*never mind*, just unlock the door", "*ok thanks*, and the porch light".
+ */
+const DISCOURSE_WORDS = new Set(
+  (
+    'never mind actually oh ok okay well sorry wait anyway anyways right cheers cool great perfect yes yeah ' +
+    'yep no nope nah hmm um uh alright fine lovely brilliant sure thanks thank you please hey hi hello just so instead'
+  ).split(' '),
+);
+
+/** A clause that only steers the conversation ("never mind", "oh and", "ok thanks"): no intent of its own. */
+function discourseOnly(clause: string): boolean {
+  return words(clause).every((w) => DISCOURSE_WORDS.has(w));
+}
+
+/**
  * Cuts a request into clauses at conjunctions and punctuation: "lights on and play jazz" → 2. A
- * clause that only says how much, how long or when belongs to the clause before it (the one
- * after it, first): "start a timer for the cake, 40 minutes" is one intent, not two.
+ * clause that only says how much, how long or when, or only steers the conversation, belongs to
+ * the clause before it (the one after it, first): "start a timer for the cake, 40 minutes" and
+ * "never mind, just unlock the door" are one intent each, not two.
  */
 export function clauses(text: string): string[] {
   const parts = text
@@ -235,7 +252,7 @@ export function clauses(text: string): string[] {
   const merged: string[] = [];
   let pending: string | undefined;
   for (const part of parts) {
-    if (argumentOnly(part) && parts.length > 1) {
+    if ((argumentOnly(part) || discourseOnly(part)) && parts.length > 1) {
       if (merged.length) merged[merged.length - 1] += `, ${part}`;
       else pending = pending ? `${pending}, ${part}` : part;
       continue;
