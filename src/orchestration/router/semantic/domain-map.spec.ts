@@ -222,6 +222,38 @@ describe('DomainMap (everyday domains and the hosted agents serving them, real m
     expect(domains.agentFor('lighting')).toBe('lights');
   });
 
+  it("gives the music to a speaker's one line about it over a TV whose remote plays, pauses and skips", async () => {
+    const tv = {
+      ...card('tv', 'Apple TV', 'Control the Apple TV 4K in the living room.'),
+      skills: [
+        skill(
+          'Watch',
+          'Open an app (Apple TV+, Netflix, BBC iPlayer, YouTube, Disney+) or play a film, show or episode.',
+          ['tv', 'watch', 'film', 'movie', 'show', 'episode', 'app', 'netflix'],
+          ['put on the next episode of Severance', 'open iPlayer'],
+        ),
+        skill(
+          'Remote',
+          'Play, pause, skip, rewind, turn subtitles on or off, change the volume, and put the TV to sleep or wake it.',
+          ['pause', 'play', 'rewind', 'subtitles', 'volume', 'sleep', 'wake'],
+          ['pause the TV', 'turn subtitles on', 'skip back 30 seconds'],
+        ),
+      ],
+    };
+    const speaker = card('speaker', 'Bose Music', 'Play music on the Bose speaker in the kitchen.');
+    const domains = await mapFor([tv, speaker, weather]);
+    // The remote's line comes nearest the music's, a side of a card nearer the television; the
+    // speaker's one line, too far to claim, names the music ("music", "speaker") and is about nothing else.
+    const music = domains.explain().find((a) => a.domain === 'music')!;
+    expect(music.cards.slice(0, 2).map((c) => [c.agentId, c.claims])).toEqual([
+      ['tv', true],
+      ['speaker', true],
+    ]);
+    expect(music.cards[1].requestStanding).toBeGreaterThan(music.cards[0].requestStanding);
+    expect(music).toMatchObject({ agentId: 'speaker', by: 'name' });
+    expect(domains.agentFor('tv-and-video')).toBe('tv');
+  });
+
   it('follows the agent set: a domain is served once an agent for it is hosted', async () => {
     expect((await mapFor([home, weather])).agentFor('shopping')).toBeUndefined();
     expect((await mapFor([home, weather, shop])).agentFor('shopping')).toBe('shop');

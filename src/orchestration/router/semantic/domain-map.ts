@@ -178,14 +178,22 @@ export class DomainMap {
       // the cameras and the alarm, when the alarm's card is further). Cards as near, whose claims
       // hold too, are told apart by the requests (LINE_TIE).
       const served = nearestClaim(ranked, requests);
-      if (served) return { ...assignment, agentId: served.agentId, by: 'line' };
-      // Else a card placed nowhere whose words name the domain, if only one does.
+      // A card placed nowhere whose words name the domain, if only one does…
       const naming = ranked.filter(
         (c) => named.get(c.agentId)?.has(domain) && c.requestStanding >= MIN_REQUEST_STANDING_OF_A_NAME,
       );
-      if (naming.length === 1) {
-        naming[0].claims = true;
-        return { ...assignment, agentId: naming[0].agentId, by: 'name' };
+      const [name] = naming.length === 1 ? naming : [];
+      // …serves it when no card's claim holds; and over a claim that is a side of the claimant
+      // (not its closest domain) when the domain is the named card's closest and its requests stand
+      // out for it more. "Bose Music: Play music on the Bose speaker in the kitchen." (0.52 from the
+      // music's line, its closest; requests 1.13 σ) is the music's card, not a TV's "Play, pause,
+      // skip… change the volume" (0.64, but 0.02 below the TV, its closest; 0.76 σ, no vote).
+      const about = (c: { agentId: string; similarity: number }) => c.similarity >= most[agentIds.indexOf(c.agentId)];
+      const own = name && (!served || (about(name) && !about(served) && name.requestStanding > served.requestStanding));
+      if (served && !own) return { ...assignment, agentId: served.agentId, by: 'line' };
+      if (name) {
+        name.claims = true;
+        return { ...assignment, agentId: name.agentId, by: 'name' };
       }
       // Votes give more only to cards of several lines, or of one line that claims nothing (VOTE_SHARE).
       const [winner] = [...votes]
