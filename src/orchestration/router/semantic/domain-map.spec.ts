@@ -254,6 +254,26 @@ describe('DomainMap (everyday domains and the hosted agents serving them, real m
     expect(domains.agentFor('tv-and-video')).toBe('tv');
   });
 
+  it("places a card by a word only in the domain its lines come nearest: a pet feeder's food is not the groceries", async () => {
+    const feeder = {
+      ...card('feeder', 'PETLIBRO', 'Automatic pet feeder for Miso the cat.'),
+      skills: [
+        skill(
+          'Feeding',
+          'Dispense a meal or a snack now, change the feeding schedule and portion size, and tell you when the cat was last fed and how much food is left in the hopper.',
+          ['feed', 'feeder', 'cat', 'meal', 'portion', 'schedule', 'food level'],
+          ['feed the cat', 'when did Miso last eat'],
+        ),
+      ],
+    };
+    const domains = await mapFor([feeder, home, weather]);
+    // "food" is a word of the groceries' line alone, and their requests stand out for the feeder
+    // (0.9 σ; a name needs 0), but its lines come nearer the health's and the lists' than the groceries'.
+    const groceries = domains.explain().find((a) => a.domain === 'groceries-and-takeaway')!;
+    expect(groceries.cards.find((c) => c.agentId === 'feeder')!.requestStanding).toBeGreaterThan(0.5);
+    expect(domains.agentFor('groceries-and-takeaway')).toBeUndefined();
+  });
+
   it('follows the agent set: a domain is served once an agent for it is hosted', async () => {
     expect((await mapFor([home, weather])).agentFor('shopping')).toBeUndefined();
     expect((await mapFor([home, weather, shop])).agentFor('shopping')).toBe('shop');

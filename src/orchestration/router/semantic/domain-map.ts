@@ -46,9 +46,13 @@ const MIN_VOTES = 3;
  * A card the model cannot place - none of its lines claims any domain ("Met.no: Forecast for
  * home.", "Frigate: NVR events and camera snapshots.", brand names and a few words) - is placed
  * by its words: a word of one domain's description and no other's ("forecast", "camera") names
- * that domain, and the card claims it if the domain's requests stand out for it at all, by this
- * much on average (σ): the model's evidence, weak, must not be contrary ("lunch money" on a
- * school card names the finance domain, whose requests stand out for it at -0.07 σ).
+ * that domain when it is also the domain the card's lines come nearest (a pet feeder's "how much
+ * food is left" names the groceries, but its lines are nearest the health's; "charging station"
+ * on a robot mower the energy, its lines nearest the appliances; "reminds you to take them" on a
+ * medication card the reminders, its lines nearest the health), and the card claims it if the
+ * domain's requests stand out for it at all, by this much on average (σ): the model's evidence,
+ * weak, must not be contrary ("lunch money" on a school card names the finance domain, whose
+ * requests stand out for it at -0.07 σ).
  */
 const MIN_REQUEST_STANDING_OF_A_NAME = 0;
 /**
@@ -178,18 +182,18 @@ export class DomainMap {
       // the cameras and the alarm, when the alarm's card is further). Cards as near, whose claims
       // hold too, are told apart by the requests (LINE_TIE).
       const served = nearestClaim(ranked, requests);
-      // A card placed nowhere whose words name the domain, if only one does…
+      // A card placed nowhere whose words name the domain, its closest by its lines, if only one does…
+      const about = (c: { agentId: string; similarity: number }) => c.similarity >= most[agentIds.indexOf(c.agentId)];
       const naming = ranked.filter(
-        (c) => named.get(c.agentId)?.has(domain) && c.requestStanding >= MIN_REQUEST_STANDING_OF_A_NAME,
+        (c) => named.get(c.agentId)?.has(domain) && about(c) && c.requestStanding >= MIN_REQUEST_STANDING_OF_A_NAME,
       );
       const [name] = naming.length === 1 ? naming : [];
       // …serves it when no card's claim holds; and over a claim that is a side of the claimant
-      // (not its closest domain) when the domain is the named card's closest and its requests stand
-      // out for it more. "Bose Music: Play music on the Bose speaker in the kitchen." (0.52 from the
-      // music's line, its closest; requests 1.13 σ) is the music's card, not a TV's "Play, pause,
-      // skip… change the volume" (0.64, but 0.02 below the TV, its closest; 0.76 σ, no vote).
-      const about = (c: { agentId: string; similarity: number }) => c.similarity >= most[agentIds.indexOf(c.agentId)];
-      const own = name && (!served || (about(name) && !about(served) && name.requestStanding > served.requestStanding));
+      // (not its closest domain) when its requests stand out for the named card more. "Bose Music:
+      // Play music on the Bose speaker in the kitchen." (0.52 from the music's line, its closest;
+      // requests 1.13 σ) is the music's card, not a TV's "Play, pause, skip… change the volume"
+      // (0.64, but 0.02 below the TV, its closest; 0.76 σ, no vote).
+      const own = name && (!served || (!about(served) && name.requestStanding > served.requestStanding));
       if (served && !own) return { ...assignment, agentId: served.agentId, by: 'line' };
       if (name) {
         name.claims = true;
