@@ -274,6 +274,24 @@ describe('DomainMap (everyday domains and the hosted agents serving them, real m
     expect(domains.agentFor('groceries-and-takeaway')).toBeUndefined();
   });
 
+  it("gives no domain by its requests' votes alone: a pet feeder does not clean the floors", async () => {
+    const feeder = {
+      ...card('feeder', 'PETLIBRO', 'Automatic pet feeder for Miso the cat.'),
+      skills: [
+        skill(
+          'Feeding',
+          'Dispense a meal or a snack now, change the feeding schedule and portion size, and tell you when the cat was last fed and how much food is left in the hopper.',
+          ['feed', 'feeder', 'cat', 'meal', 'portion', 'schedule', 'food level'],
+          ['feed the cat', 'when did Miso last eat'],
+        ),
+      ],
+    };
+    const domains = await mapFor([feeder, home, weather]);
+    const floors = domains.explain().find((a) => a.domain === 'floor-cleaning')!;
+    expect(floors.cards.find((c) => c.agentId === 'feeder')!.votes).toBeGreaterThan(floors.requests / 2);
+    expect(domains.explain().filter((a) => a.agentId === 'feeder')).toEqual([]);
+  });
+
   it('follows the agent set: a domain is served once an agent for it is hosted', async () => {
     expect((await mapFor([home, weather])).agentFor('shopping')).toBeUndefined();
     expect((await mapFor([home, weather, shop])).agentFor('shopping')).toBe('shop');
