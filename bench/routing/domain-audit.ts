@@ -7,8 +7,8 @@
  *
  *   npm run bench:routing-audit -- [--set main|second-household|ha-terse|rich-household|overlap-family|third-household|fourth-household|fifth-household|sixth-household|seventh-household] [--quiet]
  *
- * Per domain: the agent given (by a line of its card, by a word of a card placed nowhere else, or by
- * the domain's requests' votes) or "-";
+ * Per domain: the agent given (by a line of its card, backed by the domain's requests' votes when a
+ * little further off, or by a word of a card placed nowhere else) or "-";
  * then the card whose closest line is nearest the domain's line (cosine; "claims" when that line,
  * or another of the card's, claims the domain) with how far the domain's requests stand out for
  * it on average, the runner-up, and the cards most of the domain's requests stand out for (votes). ✗ marks an assignment the hand judgement does not accept.
