@@ -243,6 +243,26 @@ describe('DefaultRouter', () => {
     expect(route('turn off the lights', 'music').agentId).toBe('lights');
   });
 
+  it("keeps a follow-up that only adjusts what is going on with the conversation, over another card's word for it", () => {
+    const home = new DefaultRouter([
+      ...AGENTS,
+      agent('tv', 'TV', 'Controls the living room TV', ['tv', 'pause', 'volume'], ['pause the film']),
+    ]);
+    for (const text of ['pause it', 'pause', 'a bit louder please', 'turn the volume down', 'next one']) {
+      expect(home.route({ text, previousAgentId: 'music', multiAgent: true })).toMatchObject({
+        agentId: 'music',
+        refersBack: true,
+      });
+    }
+    // Naming the agent, or saying what else to do, is no adjustment.
+    expect(home.route({ text: 'pause the tv', previousAgentId: 'music', multiAgent: true }).agentId).toBe('tv');
+    expect(home.route({ text: 'pause the weather', previousAgentId: 'music', multiAgent: true }).refersBack).toBe(
+      undefined,
+    );
+    // With no conversation, the card's word decides.
+    expect(home.route({ text: 'pause it', multiAgent: true }).agentId).toBe('tv');
+  });
+
   it('takes up what carries on from the conversation ("what about saturday") as a follow-up', () => {
     expect(route('what about on saturday', 'weather')).toMatchObject({ agentId: 'weather', refersBack: true });
     expect(route('and in the bedroom', 'lights')).toMatchObject({ agentId: 'lights', refersBack: true });

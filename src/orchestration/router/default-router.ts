@@ -7,6 +7,7 @@ import {
   isGenericVerb,
   isOrder,
   isQuantity,
+  adjustsOnly,
   refersBack,
   saysWhat,
   stem,
@@ -215,12 +216,17 @@ export class DefaultRouter {
     const followUp = request.previousAgentId && this.ids.includes(request.previousAgentId);
     // What refers back stays with the conversation unless a word of another card's name, tags
     // or skills says otherwise - and a word the conversation's card has too ("make *them* blue"
-    // after the lamp, against a shop of blue mugs) does not.
+    // after the lamp, against a shop of blue mugs) does not. What only adjusts what is going on
+    // ("pause it", "louder") stays unless it names another agent: a TV card's "pause" is not
+    // about the music playing.
     const previousIndex = followUp ? this.ids.indexOf(request.previousAgentId!) : -1;
-    if (followUp && refersBack(request.text) && (!whole.strong || whole.scores[previousIndex] > 0)) {
+    const adjusts = followUp && adjustsOnly(request.text) && !whole.named;
+    if (adjusts || (followUp && refersBack(request.text) && (!whole.strong || whole.scores[previousIndex] > 0))) {
       return {
         agentId: request.previousAgentId!,
-        reasoning: 'The request refers back to the conversation and names no agent: its previous agent continues.',
+        reasoning: adjusts
+          ? 'The request adjusts what is going on and names no agent: its previous agent continues.'
+          : 'The request refers back to the conversation and names no agent: its previous agent continues.',
         confidence: 0.8,
         candidates: [request.previousAgentId!],
         refersBack: true,

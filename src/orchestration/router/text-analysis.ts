@@ -233,6 +233,30 @@ const DISCOURSE_WORDS = new Set(
   ).split(' '),
 );
 
+/** Words that change how what is going on goes - its volume, its place, its pace - and name nothing. */
+const ADJUSTMENTS = new Set(
+  (
+    'louder quieter softer lower higher up down pause resume unpause stop skip next previous back again more less ' +
+    'mute unmute faster slower'
+  ).split(' '),
+);
+/** Words that ask for nothing of their own beside an adjustment ("turn *it* up a *bit*", "play the *next one*"). */
+const ADJUSTMENT_COMPANIONS = new Set(
+  'turn go play put it that this one the a bit little lot much way volume sound time to'.split(' '),
+);
+
+/**
+ * A request that only adjusts what is going on ("louder", "pause it", "turn the volume down", "next
+ * one"): in a conversation, something the conversation's agent is doing, whatever card has the word.
+ */
+export function adjustsOnly(text: string): boolean {
+  const all = words(text);
+  return (
+    all.some((w) => ADJUSTMENTS.has(w)) &&
+    all.every((w) => ADJUSTMENTS.has(w) || ADJUSTMENT_COMPANIONS.has(w) || DISCOURSE_WORDS.has(w))
+  );
+}
+
 /** A clause that only steers the conversation ("never mind", "oh and", "ok thanks"): no intent of its own. */
 function discourseOnly(clause: string): boolean {
   return words(clause).every((w) => DISCOURSE_WORDS.has(w));

@@ -119,6 +119,11 @@ describe('the built-in router with meaning (sentence embeddings, real model)', (
     }
     // What no hosted agent serves is asked about, not handed to the conversation's agent.
     expect((await route('pay the water bill', 'home')).outOfScope).toBe('finance');
+    // An adjustment stays with the conversation even where its everyday domain is another agent's:
+    // "louder" is nearest the music's requests, but after the TV it is the TV's.
+    const tv = card('tv', 'TV', 'Controls the living room TV: apps, channels, films and series.');
+    const louder = await router.route({ text: 'louder', previousAgentId: 'tv', multiAgent: true }, [...AGENTS, tv], 7);
+    expect(louder.routing).toMatchObject({ agentId: 'tv' });
   });
 
   it('leaves a conversation for a question that refers to nothing in it and stands far out for another card', async () => {
