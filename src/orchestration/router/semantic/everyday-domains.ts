@@ -11,6 +11,11 @@ export interface EverydayDomain {
   /** The domain as an agent card would put it. */
   description: string;
   requests: readonly string[];
+  /**
+   * How people open a request of this domain whatever the rest is about (framedDomain): "remind
+   * me to *call the landlord*" asks for a reminder, not a call.
+   */
+  framing?: RegExp;
 }
 
 export const EVERYDAY_DOMAINS: readonly EverydayDomain[] = [
@@ -247,6 +252,11 @@ export const EVERYDAY_DOMAINS: readonly EverydayDomain[] = [
   {
     id: 'reminders-and-lists',
     description: 'Reminders, tasks and chores, notes, to-do lists and shopping lists.',
+    // "remind me to …", "remind me at six to …", "remind me about …", "set a reminder", "don't let
+    // me forget …" - not "remind me when the eggs are done" (a timer) nor "remind me of my
+    // calendar" (a look-up), which say what they ask in their own words.
+    framing:
+      /^(?:(?:and|also|oh|so|please|can you|could you)\s+)*(?:remind me (?:(?:at|on|in|tomorrow|tonight|later|next|this)\b[^,]*? )?(?:to|about)\b|set (?:me )?a reminder\b|don'?t let me forget\b)/i,
     requests: [
       'remind me to take my pills tonight',
       'put milk on the shopping list',
@@ -254,6 +264,15 @@ export const EVERYDAY_DOMAINS: readonly EverydayDomain[] = [
       'make a note that the plumber comes on friday',
       'remind me to water the plants when I get home',
       'we are out of bread, add it to the list',
+      'remind me at six to pick up the dry cleaning',
+      "don't let me forget to post that parcel",
+      'I need to remember to send the forms back',
+      'put tidy the garage on my task list',
+      'what tasks are due today',
+      'mark that task as done',
+      'put sorting out the insurance on my to-do list',
+      'anything left on my to-do list for this week',
+      'read me my shopping list',
     ],
   },
   {
@@ -514,6 +533,16 @@ export const EVERYDAY_DOMAINS: readonly EverydayDomain[] = [
     ],
   },
 ];
+
+/**
+ * The domain a request is framed as (EverydayDomain.framing), if any. The sentence-embedding model
+ * reads what a request is about more than how it is put: "remind me to call the landlord tomorrow
+ * at 10" is nearer "make sure the house is locked" (0.63) than any reminder (0.60), "remind me to
+ * ring the vet at 4" nearest "let the dog walker in" - the framing says what is asked.
+ */
+export function framedDomain(text: string): string | undefined {
+  return EVERYDAY_DOMAINS.find((d) => d.framing?.test(text.trim()))?.id;
+}
 
 /** Every domain's requests: the background against which a card's similarity to a request is judged (CardVectors). */
 export const EVERYDAY_REQUESTS: readonly string[] = EVERYDAY_DOMAINS.flatMap((d) => d.requests);

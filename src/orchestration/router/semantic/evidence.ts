@@ -2,7 +2,8 @@ import type { AgentProfile } from '../../../a2a/agent-profile';
 import type { DefaultRouter } from '../default-router';
 import type { Routing } from '../routing';
 import { CardVectors } from './card-vectors';
-import { DomainMap } from './domain-map';
+import { DomainMap, DomainVerdict } from './domain-map';
+import { framedDomain } from './everyday-domains';
 import { isFragment } from '../text-analysis';
 import { SentenceEncoder } from './sentence-encoder';
 
@@ -46,6 +47,15 @@ const CONTRADICTION = 0.5;
  * (1.55 σ, 0.79), but its nearest everyday request is a calculation no agent serves.
  */
 const AGAINST_DOMAIN = 0.15;
+/**
+ * How near an everyday request, and by what lead, a request framed as a domain's (framedDomain:
+ * "remind me to call the landlord") counts: as one asking what it asks (NEAR_REQUEST), with the
+ * domain alone surer than a confidence can be (cap) - the framing says what is asked; the model,
+ * reading what the reminder is about, puts it nearer "make sure the house is locked" (0.63) than
+ * any reminder (0.60). Card words and a card that both point elsewhere may still outweigh it
+ * (servedDomainTakes): "remind me to feed the cat" beside a pet feeder that feeds on a schedule.
+ */
+const FRAMED = { similarity: NEAR_REQUEST, lead: 3 * DOMAIN_LEAD };
 
 export interface Judgement {
   /** The agent this text goes to, if any is clear enough. */
@@ -107,7 +117,8 @@ export class Evidence {
 
   /** Words and meaning together, for each text (one batch for the model). */
   async judge(texts: string[], router: DefaultRouter, agents: readonly AgentProfile[]): Promise<Judgement[]> {
-    const vectors = await this.encoder.embed(texts.map((t) => router.spelledOut(t)));
+    const spelled = texts.map((t) => router.spelledOut(t));
+    const vectors = await this.encoder.embed(spelled);
     return texts.map((text, i) => {
       const words = router.route({ text, multiAgent: false });
       const ranked = this.cards.rank(vectors[i], agents);
@@ -118,7 +129,10 @@ export class Evidence {
       let meaningAgent = best?.id;
       let byCard = best && best.standing >= MIN_STANDING ? 0.5 + (0.2 * lead) / DECISIVE_LEAD : 0;
       // The everyday domain the request belongs to, and the agent serving it if any.
-      let domain = this.domains.classify(vectors[i]);
+      const framed = framedDomain(spelled[i]);
+      let domain: DomainVerdict | undefined = framed
+        ? { domain: framed, agentId: this.domains.agentFor(framed), nearest: '', ...FRAMED }
+        : this.domains.classify(vectors[i]);
       // A domain no agent serves is the card's that claims it (DomainMap.claimant) for a request
       // that stands out for that card most and has its words (a thermostat's card claiming the
       // energy beside a smart home that comes as near it): what the card is about, not something
@@ -145,7 +159,7 @@ export class Evidence {
           ? `closest card by meaning ${best.id} (${best.standing.toFixed(2)} σ${next ? `; next ${next.id} at ${next.standing.toFixed(2)} σ` : ''})`
           : 'no card to compare') +
         (domain
-          ? `; nearest everyday request "${domain.nearest}" (${domain.domain}, ${domain.agentId ? `served by ${domain.agentId}` : 'served by no agent'}, ${domain.similarity.toFixed(2)}, lead ${domain.lead.toFixed(2)})`
+          ? `; ${framed ? 'framed as an everyday request' : `nearest everyday request "${domain.nearest}"`} (${domain.domain}, ${domain.agentId ? `served by ${domain.agentId}` : 'served by no agent'}, ${domain.similarity.toFixed(2)}, lead ${domain.lead.toFixed(2)})`
           : '');
       const combined = combine(text, words, { agentId: meaningAgent, confidence: meaning, offCard }, this.threshold);
       const { agentId } = combined;

@@ -1,0 +1,80 @@
+import { AppConfig } from '../../../platform/config/app-config';
+import { validateEnvironment } from '../../../platform/config/environment';
+import { agentCard as card } from '../agent-card.fixture';
+import { AgentRouter } from '../agent-router';
+import { framedDomain } from './everyday-domains';
+import { SentenceEncoder } from './sentence-encoder';
+
+describe('requests framed as a domain (framedDomain)', () => {
+  it('knows a reminder by how it opens, whatever it is a reminder of', () => {
+    for (const text of [
+      'remind me to phone the garage about the tyres',
+      'Remind me at half five to take the lasagne out',
+      'remind me tomorrow morning to email the accountant',
+      'can you remind me about the school trip money',
+      'and remind me to text Joe',
+      "don't let me forget my gym bag",
+      'dont let me forget to move the car',
+      'set a reminder for the quarterly VAT return',
+    ]) {
+      expect([text, framedDomain(text)]).toEqual([text, 'reminders-and-lists']);
+    }
+  });
+
+  it('leaves requests that only mention remembering to their words and meaning', () => {
+    for (const text of [
+      'remind me when the potatoes are done in 20 minutes',
+      'remind me of my appointments for tuesday',
+      'remind me what the capital of peru is',
+      'did I remember to shut the garage',
+      "I can't remember where I parked",
+      'turn off the hall light',
+    ]) {
+      expect([text, framedDomain(text)]).toEqual([text, undefined]);
+    }
+  });
+});
+
+describe('a reminder routed by its framing (real model)', () => {
+  const config = new AppConfig(validateEnvironment({}));
+  const encoder = new SentenceEncoder(config);
+  const router = new AgentRouter(config, encoder);
+  const LOCK = card(
+    'lock',
+    'Front Door Lock',
+    'Smart lock on the front door.',
+    ['lock', 'unlock', 'door'],
+    ['unlock the front door', 'is the door locked'],
+  );
+  const FAN = card('fan', 'Fan Heater', 'Heats or cools a room to a target temperature.', [
+    'fan',
+    'heat',
+    'temperature',
+  ]);
+  const TODO = card('todo', 'Tasks', 'Lists, tasks and reminders, shared with your household.');
+  const HOUSEHOLD = [LOCK, FAN, TODO];
+  const WITHOUT_TASKS = [LOCK, FAN];
+  // Each agent set its own revision (AgentHost.revision): the cards are prepared again when it changes.
+  const route = async (text: string, agents = HOUSEHOLD) =>
+    (await router.route({ text, multiAgent: false }, agents, agents === HOUSEHOLD ? 1 : 2)).routing;
+
+  beforeAll(async () => {
+    await encoder.load();
+    expect(encoder.status).toEqual(expect.objectContaining({ state: 'ready', dimensions: 512 }));
+  }, 60_000);
+
+  afterAll(() => encoder.close());
+
+  it('gives a reminder to the agent serving reminders, not to the card its subject is near', async () => {
+    // The model puts "remind me to call the landlord …" nearest "make sure the house is locked".
+    expect((await route('remind me to call the landlord tomorrow at 10')).agentId).toBe('todo');
+    expect((await route("don't let me forget to book the car's MOT")).agentId).toBe('todo');
+  });
+
+  it('asks about a reminder when no hosted agent serves reminders', async () => {
+    expect(await route('remind me to call the landlord tomorrow at 10', WITHOUT_TASKS)).toMatchObject({
+      agentId: '',
+      outOfScope: 'reminders-and-lists',
+    });
+  });
+});
