@@ -78,3 +78,28 @@ describe('a reminder routed by its framing (real model)', () => {
     });
   });
 });
+
+describe('near misses known by their everyday domain (real model)', () => {
+  const config = new AppConfig(validateEnvironment({}));
+  const encoder = new SentenceEncoder(config);
+  const router = new AgentRouter(config, encoder);
+  const AGENTS = [
+    card('recipes', 'Recipes', 'Step-by-step recipes and cooking for every meal.', ['recipe', 'cook', 'bake']),
+    card('thermostat', 'Thermostat', 'Smart thermostat: heating and cooling at home.', ['heating', 'temperature']),
+  ];
+  const route = async (text: string) => (await router.route({ text, multiAgent: false }, AGENTS, 1)).routing;
+
+  beforeAll(async () => {
+    await encoder.load();
+    expect(encoder.status).toEqual(expect.objectContaining({ state: 'ready', dimensions: 512 }));
+  }, 60_000);
+
+  afterAll(() => encoder.close());
+
+  it('asks about what food contains rather than handing it to a recipe card', async () => {
+    expect(await route('how many calories are in a bagel')).toMatchObject({
+      agentId: '',
+      outOfScope: 'health-and-fitness',
+    });
+  });
+});

@@ -185,6 +185,7 @@ export const EVERYDAY_DOMAINS: readonly EverydayDomain[] = [
       'will there be frost overnight',
       'is it snowing in the mountains',
       'how cold is it outside right now',
+      'what will the temperature be outside this afternoon',
     ],
   },
   {
@@ -465,6 +466,8 @@ export const EVERYDAY_DOMAINS: readonly EverydayDomain[] = [
       'I have a headache, what should I take',
       'log my run',
       'guide me through a breathing exercise',
+      'how much protein is in a chicken breast',
+      'how many calories have I eaten today',
     ],
   },
   {
