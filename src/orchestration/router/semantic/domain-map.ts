@@ -63,7 +63,7 @@ const MIN_REQUEST_STANDING_OF_A_NAME = 0;
  * charge" (0.64, 0.89 σ); Google Calendar (0.64, 1.86 σ) the calendar's, not Todoist (0.68, 1.11 σ).
  */
 const LINE_TIE = 0.05;
-const TIE_BROKEN_BY = 0.5;
+const TIE_BROKEN_BY = 0.45;
 /**
  * Further off by its lines, within SERVING_BAND of the nearest, a card whose claim holds still
  * serves the domain when more than half of the domain's requests vote for it (VOTE_STANDING) and

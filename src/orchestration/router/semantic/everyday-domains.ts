@@ -466,8 +466,7 @@ export const EVERYDAY_DOMAINS: readonly EverydayDomain[] = [
       'I have a headache, what should I take',
       'log my run',
       'guide me through a breathing exercise',
-      'how much protein is in a chicken breast',
-      'how many calories have I eaten today',
+      'have I had my medication today',
     ],
   },
   {
@@ -486,6 +485,7 @@ export const EVERYDAY_DOMAINS: readonly EverydayDomain[] = [
       'what is photosynthesis',
       'how old is the queen of denmark',
       'how long is the river nile',
+      'how much protein is in a chicken breast',
       'who discovered penicillin',
       'what language do they speak in brazil',
       'tell me about the vikings',
