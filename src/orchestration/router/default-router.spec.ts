@@ -409,6 +409,9 @@ describe('text analysis', () => {
     expect(clauses('I need to get up early tomorrow, 5:45')).toEqual(['I need to get up early tomorrow, 5:45']);
     expect(clauses('at 7 am, wake me up')).toEqual(['at 7 am, wake me up']);
     expect(clauses('dim the lights to 30, then play jazz')).toEqual(['dim the lights to 30', 'play jazz']);
+    expect(clauses('add a chore for Maya: unload the dishwasher, 3 dollars')).toEqual([
+      'add a chore for Maya: unload the dishwasher, 3 dollars',
+    ]);
     expect(clauses('40 minutes')).toEqual(['40 minutes']);
   });
 
@@ -420,6 +423,7 @@ describe('text analysis', () => {
       'ok thank you, lock the door',
       'close the blinds',
     ]);
+    expect(clauses('is the garage door shut, by the way')).toEqual(['is the garage door shut, by the way']);
     expect(clauses('never mind')).toEqual(['never mind']);
     const choice = new DefaultRouter(AGENTS).route({ text: 'never mind, just play some jazz', multiAgent: true });
     expect(choice).toMatchObject({ agentId: 'music' });

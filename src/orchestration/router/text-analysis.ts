@@ -207,29 +207,32 @@ const QUANTITY_WORDS = new Set(
   ).split(' '),
 );
 
-/** Words that say how much, how long or when - never what to do. */
+/** Words that say how much (a number, a sum of money), how long or when - never what to do. */
 const ARGUMENT_WORDS = new Set([
   ...QUANTITY_WORDS,
   ...(
     'sec secs second seconds min mins minute minutes hr hrs hour hours day days week weeks month months ' +
     'year years am pm oclock noon midnight today tonight tomorrow morning afternoon evening night monday ' +
-    'tuesday wednesday thursday friday saturday sunday'
+    'tuesday wednesday thursday friday saturday sunday dollar dollars buck bucks cent cents pound pounds quid ' +
+    'pence euro euros'
   ).split(' '),
 ]);
 
-/** A clause that only says how much, how long or when ("40 minutes", "5:45", "at 3 pm"): no intent of its own. */
+/** A clause that only says how much, how long or when ("40 minutes", "5:45", "at 3 pm", "3 dollars"): no intent of its own. */
 function argumentOnly(clause: string): boolean {
   return words(clause).every((w) => /\d/.test(w) || ARGUMENT_WORDS.has(w) || STOPWORDS.has(w));
 }
 
 /**
  * Words that only steer the conversation - change course, acknowledge, soften - and ask for
- * nothing: "*never mind*, just unlock the door", "*ok thanks*, and the porch light".
+ * nothing: "*never mind*, just unlock the door", "*ok thanks*, and the porch light", "is the
+ * garage shut, *by the way*".
  */
 const DISCOURSE_WORDS = new Set(
   (
     'never mind actually oh ok okay well sorry wait anyway anyways right cheers cool great perfect yes yeah ' +
-    'yep no nope nah hmm um uh alright fine lovely brilliant sure thanks thank you please hey hi hello just so instead'
+    'yep no nope nah hmm um uh alright fine lovely brilliant sure thanks thank you please hey hi hello just so instead ' +
+    'by the way'
   ).split(' '),
 );
 
