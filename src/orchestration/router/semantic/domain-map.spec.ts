@@ -20,6 +20,18 @@ describe('DomainMap (everyday domains and the hosted agents serving them, real m
     'thermostat',
   ]);
   const weather = card('weather', 'Weather', 'Forecasts and current conditions', ['weather', 'forecast', 'rain']);
+  /** A pet feeder of one skill: its food is no grocery, and its requests' votes clean no floors. */
+  const feeder = {
+    ...card('feeder', 'PETLIBRO', 'Automatic pet feeder for Miso the cat.'),
+    skills: [
+      skill(
+        'Feeding',
+        'Dispense a meal or a snack now, change the feeding schedule and portion size, and tell you when the cat was last fed and how much food is left in the hopper.',
+        ['feed', 'feeder', 'cat', 'meal', 'portion', 'schedule', 'food level'],
+        ['feed the cat', 'when did Miso last eat'],
+      ),
+    ],
+  };
   const shop = card('shop', 'Shop', 'Buy mugs, hoodies and t-shirts: cart, checkout and orders', ['mug', 'cart']);
 
   async function mapFor(agents: ReturnType<typeof card>[]) {
@@ -255,17 +267,6 @@ describe('DomainMap (everyday domains and the hosted agents serving them, real m
   });
 
   it("places a card by a word only in the domain its lines come nearest: a pet feeder's food is not the groceries", async () => {
-    const feeder = {
-      ...card('feeder', 'PETLIBRO', 'Automatic pet feeder for Miso the cat.'),
-      skills: [
-        skill(
-          'Feeding',
-          'Dispense a meal or a snack now, change the feeding schedule and portion size, and tell you when the cat was last fed and how much food is left in the hopper.',
-          ['feed', 'feeder', 'cat', 'meal', 'portion', 'schedule', 'food level'],
-          ['feed the cat', 'when did Miso last eat'],
-        ),
-      ],
-    };
     const domains = await mapFor([feeder, home, weather]);
     // "food" is a word of the groceries' line alone, and their requests stand out for the feeder
     // (0.9 σ; a name needs 0), but its lines come nearer the health's and the lists' than the groceries'.
@@ -275,17 +276,6 @@ describe('DomainMap (everyday domains and the hosted agents serving them, real m
   });
 
   it("gives no domain by its requests' votes alone: a pet feeder does not clean the floors", async () => {
-    const feeder = {
-      ...card('feeder', 'PETLIBRO', 'Automatic pet feeder for Miso the cat.'),
-      skills: [
-        skill(
-          'Feeding',
-          'Dispense a meal or a snack now, change the feeding schedule and portion size, and tell you when the cat was last fed and how much food is left in the hopper.',
-          ['feed', 'feeder', 'cat', 'meal', 'portion', 'schedule', 'food level'],
-          ['feed the cat', 'when did Miso last eat'],
-        ),
-      ],
-    };
     const domains = await mapFor([feeder, home, weather]);
     const floors = domains.explain().find((a) => a.domain === 'floor-cleaning')!;
     expect(floors.cards.find((c) => c.agentId === 'feeder')!.votes).toBeGreaterThan(floors.requests / 2);
