@@ -235,6 +235,19 @@ describe('DomainMap (everyday domains and the hosted agents serving them, real m
     expect(domains.agentFor('openings')).toBe('garage');
   });
 
+  it("places a card by no word when its words name two domains its lines come near: a kids' money app's chores", async () => {
+    // "Chores" names the reminders and lists, "money" the finance; the card's one line is 0.38 from
+    // the one, 0.30 from the other: its words do not say which it is for.
+    const money = card(
+      'money',
+      'Greenlight',
+      'The money app for kids and teens. Chores, allowance and savings goals for Maya and Leo, all in one place.',
+    );
+    const domains = await mapFor([home, weather, money]);
+    expect(domains.agentFor('reminders-and-lists')).toBeUndefined();
+    expect(domains.agentFor('finance')).toBeUndefined();
+  });
+
   it("gives a domain to a card a little further off by its lines when most of the domain's requests back it", async () => {
     const tv = {
       ...card('tv', 'Roku', 'Control the Roku TV in the living room: power, streaming channels, playback and search.'),
