@@ -2,12 +2,12 @@ import type { AgentProfile } from '../../a2a/agent-profile';
 import { ClauseVerdict, routeClauses } from './clause-routing';
 import { nameOf, namesDeliberately } from './naming';
 import {
+  adjustsOnly,
   GENERIC_TERMS,
   isGenericAction,
   isGenericVerb,
   isOrder,
   isQuantity,
-  adjustsOnly,
   refersBack,
   saysWhat,
   stem,
@@ -230,6 +230,7 @@ export class DefaultRouter {
         confidence: 0.8,
         candidates: [request.previousAgentId!],
         refersBack: true,
+        ...(adjusts ? { adjusts } : {}),
       };
     }
     if (request.multiAgent) {

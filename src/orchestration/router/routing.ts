@@ -52,6 +52,8 @@ export interface Routing extends AgentChoiceResult {
   tentative?: boolean;
   /** The request was taken as part of the conversation because it refers back to it ("turn *it* off"). */
   refersBack?: boolean;
+  /** …because it only adjusts what is going on ("louder", "pause it"): it stays whatever the model says. */
+  adjusts?: boolean;
   /**
    * The request clearly belongs to an everyday domain no hosted agent serves (SemanticStage): it
    * is asked about, even in a conversation, rather than handed to the conversation's agent.

@@ -2,7 +2,7 @@ import type { AgentProfile } from '../../../a2a/agent-profile';
 import { splitRouting } from '../clause-routing';
 import type { DefaultRouter } from '../default-router';
 import type { Routing, RoutingRequest } from '../routing';
-import { adjustsOnly, clauses, isContext, isFragment, pointsAt, standsAlone, terms } from '../text-analysis';
+import { clauses, isContext, isFragment, pointsAt, standsAlone, terms } from '../text-analysis';
 import { Evidence, Judgement, merge, MIN_STANDING, NEAR_REQUEST, oneWordAmongOthers } from './evidence';
 import { SentenceEncoder } from './sentence-encoder';
 
@@ -111,7 +111,7 @@ export class SemanticStage {
       // hallway lights: the lighting's, though "blue" is a shop's card word and stands out for it).
       if (standsOutFor(judgement, previous) || judgement.domainAgent === previous) return stays;
       // Nor what only adjusts what is going on ("louder" after the TV, though music's requests are nearest).
-      if (lexical.agentId === previous && adjustsOnly(request.text)) return stays;
+      if (lexical.adjusts) return stays;
       const elsewhere =
         judgement.agentId !== undefined &&
         judgement.agentId !== previous &&
