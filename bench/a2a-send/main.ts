@@ -19,7 +19,7 @@ import { Options, parseOptions } from './options';
 import { BACKEND_LABELS, cellKey, cellsOf, describe, ORCHESTRATOR_TEXT_EXAMPLE } from './plan';
 import { formatSummary } from './profile-summary';
 import { formatTables, RoundResult, summarizeRounds } from './report';
-import { Servers, startServers, stopServers } from './servers';
+import { Servers, settle, startServers, stopServers } from './servers';
 import { formatVerdicts, judge } from './targets';
 import type { TargetStats } from './target-process';
 
@@ -73,7 +73,9 @@ async function main(): Promise<void> {
   try {
     process.stdout.write('starting servers… ');
     await startServers(options, servers);
-    console.log('ready');
+    const booting = Date.now();
+    await settle(servers);
+    console.log(`ready (idle after ${((Date.now() - booting) / 1000).toFixed(1)} s more)`);
     for (let roundNo = 1; roundNo <= options.rounds; roundNo++) {
       for (const connections of options.connections) {
         for (const cell of cells) {

@@ -1,5 +1,6 @@
 /** The server processes a run needs, and where each cell sends its requests. */
 import { DEFAULT_AGENT_ID } from '../../src/a2a/agent-profile';
+import type { ProcessStats } from '../support/child-process';
 import type { LoadTarget } from './load';
 import type { Options } from './options';
 import { Backend, Cell, orchestratorText } from './plan';
@@ -54,6 +55,36 @@ export async function startServers(options: Options, servers: Servers): Promise<
       },
       options.hubNodeOptions,
     );
+  }
+}
+
+/** Below this share of a core (over SETTLE_WINDOW_MS), a server is idle. */
+const IDLE_CORES = 0.05;
+const SETTLE_WINDOW_MS = 500;
+const SETTLE_LIMIT_MS = 60_000;
+
+/**
+ * Waits until every server is idle: a hub is ready before its start-up work is done (the router's
+ * model embeds the hosted cards and the everyday requests on a worker thread for seconds), and
+ * that work would run beside the first cells. Gives up after SETTLE_LIMIT_MS, naming the busy
+ * ones (the run's report lists servers that used the CPU beside a cell).
+ */
+export async function settle(servers: Servers): Promise<void> {
+  const all = allServers(servers);
+  const cpu = () =>
+    Promise.all(all.map((s) => s.request<ProcessStats>({ type: 'stats' }).then((stats) => stats.cpuMicros)));
+  const started = Date.now();
+  let before = await cpu();
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_WINDOW_MS));
+    const now = await cpu();
+    const busy = all.filter((_, i) => (now[i] - before[i]) / 1000 / SETTLE_WINDOW_MS > IDLE_CORES);
+    if (!busy.length) return;
+    if (Date.now() - started > SETTLE_LIMIT_MS) {
+      console.log(`(still busy after ${SETTLE_LIMIT_MS / 1000} s: ${busy.map((s) => s.label).join(', ')}) `);
+      return;
+    }
+    before = now;
   }
 }
 
