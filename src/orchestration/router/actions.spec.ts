@@ -32,6 +32,7 @@ describe('actions a card must offer', () => {
     ['email my boss', 'messaging'],
     ['get me tickets for her tour', 'booking'],
     ['can you grab us two tickets to the match', 'booking'],
+    ['subscribe to Netflix', 'buying'],
   ])('reads "%s" as asking for %s', (text, action) => {
     expect(requestedAction(text)).toBe(action);
   });
@@ -43,6 +44,7 @@ describe('actions a card must offer', () => {
     'what is the order of the planets',
     'get me the weather',
     'find my ticket confirmation',
+    'subscribe to the Serial podcast',
   ])('reads "%s" as asking for none', (text) => expect(requestedAction(text)).toBeUndefined());
 
   it('takes an action off an agent whose card does not offer it, naming those that do', () => {

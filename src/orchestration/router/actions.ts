@@ -73,9 +73,14 @@ function opening(text: string): { action: Action; all: string[]; at: number } | 
     const had = all.slice(at + 1, all.indexOf(got ?? '', at + 1)).some((w) => POSSESSIVES.has(w));
     return got !== undefined && stem(got) === 'ticket' && !had ? { action: 'booking', all, at } : undefined;
   }
+  // Subscribing to a podcast or a newsletter follows it; to a service it pays for one.
+  if (verb === 'subscribe' && all.slice(at + 1).some((w) => FOLLOWED.has(w))) return undefined;
   const action = BY_VERB.get(verb);
   return action && { action, all, at };
 }
+
+/** What one subscribes to by following it, for nothing: "*subscribe* to the Serial podcast". */
+const FOLLOWED = new Set(['podcast', 'podcasts', 'newsletter', 'newsletters', 'feed', 'feeds']);
 
 /** Verbs that ask for something without saying how it is had: "*get* me tickets", "*grab* two tickets". */
 const FETCHING = new Set(['get', 'grab', 'find', 'score', 'snag', 'fetch']);
