@@ -56,6 +56,8 @@ const AGAINST_DOMAIN = 0.15;
  * (servedDomainTakes): "remind me to feed the cat" beside a pet feeder that feeds on a schedule.
  */
 const FRAMED = { similarity: NEAR_REQUEST, lead: 3 * DOMAIN_LEAD };
+/** Card words that count for nothing. */
+const NO_WORDS: Routing = { agentId: '', reasoning: '', confidence: 0, candidates: [] };
 
 export interface Judgement {
   /** The agent this text goes to, if any is clear enough. */
@@ -142,10 +144,16 @@ export class Evidence {
       }
       const byDomain = domain && domain.similarity >= DOMAIN_MIN ? 0.5 + (0.2 * domain.lead) / DOMAIN_LEAD : 0;
       let offCard = false;
+      let weighed = words;
       if (domain && byDomain > 0) {
         if (domain.agentId === undefined) {
           const near = { confidence: byDomain, similarity: domain.similarity };
           if (unservedDomainTakes(near, { agentId: best?.id, confidence: byCard }, words, this.threshold)) {
+            // One card word among others that spoke for that card was weighed with it, and lost:
+            // it does not decide again on its own ("is it going to *rain* this weekend" is the
+            // weather's, not a sprinkler's with a rain delay; "skip the *watering* and what's the
+            // weather" still has the sprinkler's words for one of its parts).
+            if (words.agentId !== '' && words.agentId === best?.id && oneWordAmongOthers(words)) weighed = NO_WORDS;
             [offCard, byCard] = [true, 0];
           }
         } else if (domain.agentId === meaningAgent) byCard = 1 - (1 - cap(byCard)) * (1 - cap(byDomain));
@@ -161,7 +169,7 @@ export class Evidence {
         (domain
           ? `; ${framed ? 'framed as an everyday request' : `nearest everyday request "${domain.nearest}"`} (${domain.domain}, ${domain.agentId ? `served by ${domain.agentId}` : 'served by no agent'}, ${domain.similarity.toFixed(2)}, lead ${domain.lead.toFixed(2)})`
           : '');
-      const combined = combine(text, words, { agentId: meaningAgent, confidence: meaning, offCard }, this.threshold);
+      const combined = combine(text, weighed, { agentId: meaningAgent, confidence: meaning, offCard }, this.threshold);
       const { agentId } = combined;
       // The closest card by meaning alone (no card word agreeing), against a domain it is not placed in: a higher bar.
       const againstItsDomain = agentId === best?.id && domain !== undefined && domain.agentId !== agentId;

@@ -267,6 +267,34 @@ describe('the built-in router with meaning (sentence embeddings, real model)', (
     expect((await routed("it's chilly in here")).agentId).toBe('ecobee');
   });
 
+  it('does not let one card word the everyday domain outweighed decide again on its own', async () => {
+    const sprinkler = {
+      ...card('sprinkler', 'Sprinkler', 'Smart sprinkler controller for the lawns and the vegetable beds.'),
+      skills: [
+        cardSkill(
+          'Watering',
+          'Run a zone for some minutes, stop watering, skip the next run or set a rain delay, and tell you when the zones run next.',
+          ['sprinkler', 'watering', 'zone', 'lawn', 'rain delay', 'skip', 'schedule'],
+          ['water the back lawn for 10 minutes', "skip tomorrow's watering"],
+        ),
+      ],
+    };
+    const agents = [
+      sprinkler,
+      ...AGENTS.filter((a) => a.id !== 'weather'),
+      card('garage', 'Garage', 'Opens and closes the garage door.'),
+      card('parcels', 'Parcels', 'Tracks your parcels and deliveries.'),
+      card('baby', 'Baby monitor', 'Watch and soothe the baby in the nursery.'),
+      card('car', 'Car', 'Charge, heat and lock the car.'),
+    ];
+    const routed = async (text: string) => (await router.route({ text, multiAgent: true }, agents, 4)).routing;
+    // "rain" is the sprinkler's word (score 7.19 among ten cards), but the request is the
+    // weather's, which no agent here serves (its nearest everyday request 0.86 near).
+    expect(await routed('is it going to rain this weekend')).toMatchObject({ agentId: '', outOfScope: 'weather' });
+    // The sprinkler's own requests still go to it.
+    expect((await routed('skip the watering tomorrow')).agentId).toBe('sprinkler');
+  });
+
   it('routes on card words alone while the model is off', async () => {
     const off = new AppConfig(validateEnvironment({ ROUTER_EMBEDDINGS: 'false' }));
     const words = new AgentRouter(off, new SentenceEncoder(off));
