@@ -248,7 +248,15 @@ describe('DefaultRouter', () => {
       ...AGENTS,
       agent('tv', 'TV', 'Controls the living room TV', ['tv', 'pause', 'volume'], ['pause the film']),
     ]);
-    for (const text of ['pause it', 'pause', 'a bit louder please', 'turn the volume down', 'next one']) {
+    for (const text of [
+      'pause it',
+      'pause',
+      'a bit louder please',
+      'turn the volume down',
+      'next one',
+      'skip to the next chapter',
+      'go back a track',
+    ]) {
       expect(home.route({ text, previousAgentId: 'music', multiAgent: true })).toMatchObject({
         agentId: 'music',
         refersBack: true,

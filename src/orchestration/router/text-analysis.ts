@@ -243,9 +243,16 @@ const ADJUSTMENTS = new Set(
     'mute unmute faster slower'
   ).split(' '),
 );
-/** Words that ask for nothing of their own beside an adjustment ("turn *it* up a *bit*", "play the *next one*"). */
+/**
+ * Words that ask for nothing of their own beside an adjustment ("turn *it* up a *bit*", "play the
+ * *next one*"), and the parts of what is playing an adjustment moves through ("skip to the next
+ * *chapter*", "go back a *track*"): the conversation's, whatever card has the word.
+ */
 const ADJUSTMENT_COMPANIONS = new Set(
-  'turn go play put it that this one the a bit little lot much way volume sound time to'.split(' '),
+  (
+    'turn go play put it that this one the a bit little lot much way volume sound time to ' +
+    'chapter chapters episode episodes track tracks song songs station stations channel channels'
+  ).split(' '),
 );
 
 /**
