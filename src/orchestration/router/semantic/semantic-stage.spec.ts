@@ -170,6 +170,11 @@ describe('the built-in router with meaning (sentence embeddings, real model)', (
       parts: { music: 'play some jazz' },
       unplaced: [{ text: 'call mom', candidates: [] }],
     });
+    // So is one that opens with an action, though it says how things are ("that I'll be late").
+    expect(await route("play some jazz and text my wife that I'll be late")).toMatchObject({
+      agentId: 'music',
+      unplaced: [{ text: "text my wife that I'll be late" }],
+    });
   });
 
   it('routes as one request clauses that are parts of it: each stands out most for the agent the rest goes to', async () => {

@@ -1,4 +1,5 @@
 import type { AgentProfile } from '../../../a2a/agent-profile';
+import { requestedAction } from '../actions';
 import { splitRouting } from '../clause-routing';
 import type { DefaultRouter } from '../default-router';
 import type { Routing, RoutingRequest } from '../routing';
@@ -170,7 +171,8 @@ export class SemanticStage {
       // So does one that points at another and is placed by its meaning alone ("next track, I'm
       // sick of *this one*"): what it is about is in the clause beside it.
       const pointing = agentId !== undefined && agentId !== judgement.wordsAgent && pointsAt(part);
-      if ((!agentId || pointing) && isContext(part)) {
+      // Not one that opens with an action of its own ("…and *text* my wife that I'll be late").
+      if ((!agentId || pointing) && isContext(part) && requestedAction(part) === undefined) {
         if (!last) return void context.push({ text: part, candidates: judgement.candidates });
         agentId = last;
       }
