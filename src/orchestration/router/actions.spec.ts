@@ -190,6 +190,19 @@ describe('actions a card must offer', () => {
     expect(routing.outOfScope).toBeUndefined();
   });
 
+  it('asks about a clause of a part whose agent does not offer its action, and keeps the rest of the part', () => {
+    const request = { text: 'when is the next train, is it late and bet a tenner on Liverpool', multiAgent: true };
+    const split = routed('commute', {
+      candidates: ['commute'],
+      parts: { commute: 'when is the next train and is it late and bet a tenner on Liverpool' },
+    });
+    expect(withOfferedActions(index, request, split, 0.7)).toMatchObject({
+      agentId: 'commute',
+      parts: { commute: 'when is the next train and is it late' },
+      unplaced: [{ text: 'bet a tenner on Liverpool', candidates: [] }],
+    });
+  });
+
   it('takes a card that takes requests for a thing, or is called by the thing, as offering to get it', () => {
     const rides = new DefaultRouter([
       agent('cabs', 'Uber', 'Request a ride and check where your driver is.'),

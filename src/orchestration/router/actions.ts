@@ -1,4 +1,4 @@
-import { isQuantity, saysWhat, stem, terms, words } from './text-analysis';
+import { clauses, isQuantity, saysWhat, stem, terms, words } from './text-analysis';
 import type { Routing, RoutingRequest } from './routing';
 
 /**
@@ -272,17 +272,26 @@ function asked(action: Action, object: string | undefined): string {
 }
 
 /**
- * A split request's parts with each part asking for an action its agent's card does not offer
+ * A split request's parts with each clause asking for an action its agent's card does not offer
  * taken off that agent: to the one card that offers it for what it is for, if only one does (as
  * soleOffer, for a part: "*book me a ride to the gym* and play my workout mix"), else asked about.
+ * Clause by clause: one agent's part may hold several ("put the battery on savings and *text my
+ * husband I'm home*").
  */
 function withOfferedParts(index: CardIndex, routing: Routing, parts: Record<string, string>): Routing {
-  const kept = Object.entries(parts).filter(([agentId, part]) => !unofferedAction(index, agentId, part));
-  if (kept.length === Object.keys(parts).length) return routing;
+  const pieces = Object.entries(parts).flatMap(([agentId, part]) => clauses(part).map((text) => ({ agentId, text })));
+  const unoffered = pieces.filter((p) => unofferedAction(index, p.agentId, p.text));
+  if (!unoffered.length) return routing;
+  const kept: [string, string][] = [];
+  for (const { agentId, text } of pieces) {
+    if (unoffered.some((p) => p.agentId === agentId && p.text === text)) continue;
+    const at = kept.findIndex(([id]) => id === agentId);
+    if (at >= 0) kept[at] = [agentId, `${kept[at][1]} and ${text}`];
+    else kept.push([agentId, text]);
+  }
   const refused: { agentId: string; text: string; action: Action; object?: string }[] = [];
   const moved: string[] = [];
-  for (const [agentId, part] of Object.entries(parts)) {
-    if (kept.some(([id]) => id === agentId)) continue;
+  for (const { agentId, text: part } of unoffered) {
     const action = requestedAction(part)!;
     const object = actionObject(part);
     const offered = FOR_THINGS.has(action) && object !== undefined ? offering(index, action, object) : [];
