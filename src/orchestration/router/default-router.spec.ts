@@ -146,6 +146,9 @@ describe('DefaultRouter', () => {
     expect(music.spelledOut('plasy some jazz')).toBe('plays some jazz');
     // Chat spellings are written out for the model, as people mean them.
     expect(music.spelledOut('wat time do the warriers play tonite')).toBe('what time do the warriers play tonight');
+    // A card that writes the word only in a form two edits away: the form everyday speech has.
+    const todo = new DefaultRouter([agent('todo', 'To Do', 'Lists, tasks and reminders', ['tasks', 'reminders'])]);
+    expect(todo.spelledOut('remnd me to pay rent friday')).toBe('remind me to pay rent friday');
   });
 
   it('spells out typos the stemmer cannot see through, by the card words around them ("shoppin lst")', () => {

@@ -199,7 +199,7 @@ export class DefaultRouter {
       // In lower case, as the ranking corrects it: "Mount" is the common word "mount", not a typo of a card's "count".
       const lower = word.toLowerCase();
       const corrected = this.corrected(term, lower, text);
-      if (corrected) return this.spellings.spelt(word, corrected);
+      if (corrected) return this.spellings.spelt(word, corrected, everydayVocabulary().spellings);
       // Not a card's word: perhaps one of how people talk about the home ("start the *hoovr*": the
       // robot vacuum's card says "vacuum", everyday speech "hoover"), for the model's eyes only.
       // Not a name ("Stevie Wonder": capitalised after the first word), nor a rarer word spelt

@@ -27,10 +27,15 @@ export class Spellings {
     return this.forms.has(term);
   }
 
-  /** `term` as the texts write it, in the form one edit from `typo` if any ("paly" → "play", not "plays"). */
-  spelt(typo: string, term: string): string {
+  /**
+   * `term` as the texts write it, in the form one edit from `typo` if any ("paly" → "play", not
+   * "plays") - or, failing that, as `others` write it one edit from it ("remnd" → "remind", where
+   * the cards say only "reminders": what the word was meant to be, for the model and the framing).
+   */
+  spelt(typo: string, term: string, others?: Spellings): string {
+    const near = (forms: string[] | undefined) => forms?.find((form) => isOneEditApart(typo.toLowerCase(), form));
     const forms = this.forms.get(term) ?? [term];
-    return forms.find((form) => isOneEditApart(typo.toLowerCase(), form)) ?? forms[0];
+    return near(forms) ?? near(others?.forms.get(term)) ?? forms[0];
   }
 }
 
