@@ -280,11 +280,12 @@ function asked(action: Action, object: string | undefined): string {
  */
 function withOfferedParts(index: CardIndex, routing: Routing, parts: Record<string, string>): Routing {
   const pieces = Object.entries(parts).flatMap(([agentId, part]) => clauses(part).map((text) => ({ agentId, text })));
-  const unoffered = pieces.filter((p) => unofferedAction(index, p.agentId, p.text));
-  if (!unoffered.length) return routing;
+  const unoffered = new Set(pieces.filter((p) => unofferedAction(index, p.agentId, p.text)));
+  if (!unoffered.size) return routing;
   const kept: [string, string][] = [];
-  for (const { agentId, text } of pieces) {
-    if (unoffered.some((p) => p.agentId === agentId && p.text === text)) continue;
+  for (const piece of pieces) {
+    if (unoffered.has(piece)) continue;
+    const { agentId, text } = piece;
     const at = kept.findIndex(([id]) => id === agentId);
     if (at >= 0) kept[at] = [agentId, `${kept[at][1]} and ${text}`];
     else kept.push([agentId, text]);
