@@ -3,7 +3,9 @@ import {
   assertBucketRule,
   assertTtl,
   CompareAndSetResult,
-  Counter,
+  assertClaim,
+  Claim,
+  claimGrant,
   Flag,
   KeyValueStore,
   parseBucketState,
@@ -25,7 +27,7 @@ const SWEEP_INTERVAL_MS = 5_000;
 
 /**
  * In-process adapter: one replica only. Operations are synchronous inside the event loop, which
- * makes compare-and-set, increment and takeToken atomic. Expired entries are dropped on read and
+ * makes compare-and-set, claim and takeToken atomic. Expired entries are dropped on read and
  * by a sweep.
  */
 export class InMemoryKeyValueStore extends KeyValueStore {
@@ -76,19 +78,20 @@ export class InMemoryKeyValueStore extends KeyValueStore {
     return { ok: true, etag: this.write(key, value, options) };
   }
 
-  async increment(key: string, windowMs: number): Promise<Counter> {
-    assertTtl(windowMs);
+  async claim(key: string, windowMs: number, limit: number, most: number): Promise<Claim> {
+    assertClaim(windowMs, limit, most);
     const now = this.now();
-    const entry = this.live(key);
+    let entry = this.live(key);
     if (!entry) {
-      this.entries.set(key, { value: '1', etag: newEtag(), expiresAt: now + windowMs });
-      return { count: 1, ttlMs: windowMs };
+      entry = { value: '0', etag: newEtag(), expiresAt: now + windowMs };
+      this.entries.set(key, entry);
     }
-    const count = Number(entry.value) + 1;
+    const granted = claimGrant(limit - Number(entry.value), most);
+    const count = Number(entry.value) + granted;
     entry.value = String(count);
     entry.etag = newEtag();
-    if (entry.expiresAt === undefined) entry.expiresAt = now + windowMs;
-    return { count, ttlMs: entry.expiresAt - now };
+    entry.expiresAt ??= now + windowMs;
+    return { count, granted, ttlMs: entry.expiresAt - now };
   }
 
   async takeToken(key: string, rule: TokenBucketRule): Promise<TokenTake> {

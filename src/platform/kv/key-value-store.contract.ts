@@ -88,7 +88,7 @@ export function describeKeyValueStoreContract(
     it('rejects TTLs that are not positive whole milliseconds', async () => {
       await expect(store.set('bad-ttl', 'x', { ttlMs: 0 })).rejects.toThrow(RangeError);
       await expect(store.set('bad-ttl', 'x', { ttlMs: 1.5 })).rejects.toThrow(RangeError);
-      await expect(store.increment('bad-ttl', -1)).rejects.toThrow(RangeError);
+      await expect(store.claim('bad-ttl', -1, 10, 1)).rejects.toThrow(RangeError);
       await expect(store.get('bad-ttl')).resolves.toBeNull();
     });
 
@@ -150,26 +150,43 @@ export function describeKeyValueStoreContract(
       });
     });
 
-    describe('increment', () => {
-      it('counts up inside a window and reports the time left', async () => {
-        expect(await store.increment('hits', 60_000)).toMatchObject({ count: 1 });
-        expect(await store.increment('hits', 60_000)).toMatchObject({ count: 2 });
-        const third = await store.increment('hits', 60_000);
-        expect(third.count).toBe(3);
+    describe('claim', () => {
+      it('grants one at a time under a small limit, reports the time left, and grants nothing once it is reached', async () => {
+        expect(await store.claim('hits', 60_000, 3, 64)).toMatchObject({ count: 1, granted: 1 });
+        expect(await store.claim('hits', 60_000, 3, 64)).toMatchObject({ count: 2, granted: 1 });
+        const third = await store.claim('hits', 60_000, 3, 64);
+        expect(third).toMatchObject({ count: 3, granted: 1 });
         expect(third.ttlMs).toBeGreaterThan(55_000);
         expect(third.ttlMs).toBeLessThanOrEqual(60_000);
+        expect(await store.claim('hits', 60_000, 3, 64)).toMatchObject({ count: 3, granted: 0 });
+      });
+
+      it('grants at most what was asked and a sixteenth of what is left, down to one by one', async () => {
+        expect(await store.claim('share', 60_000, 1600, 64)).toMatchObject({ count: 64, granted: 64 });
+        expect(await store.claim('share', 60_000, 1600, 8)).toMatchObject({ count: 72, granted: 8 });
+        expect(await store.claim('share-2', 60_000, 160, 64)).toMatchObject({ count: 10, granted: 10 });
+        expect(await store.claim('share-2', 60_000, 160, 64)).toMatchObject({ count: 19, granted: 9 });
+        expect(await store.claim('share-3', 60_000, 31, 64)).toMatchObject({ count: 1, granted: 1 });
       });
 
       it('starts again after the window ends', async () => {
-        await store.increment('window', 150);
-        await store.increment('window', 150);
+        await store.claim('window', 150, 2, 1);
+        await store.claim('window', 150, 2, 1);
+        await expect(store.claim('window', 150, 2, 1)).resolves.toMatchObject({ granted: 0 });
         await sleep(400);
-        await expect(store.increment('window', 150)).resolves.toMatchObject({ count: 1 });
+        await expect(store.claim('window', 150, 2, 1)).resolves.toMatchObject({ count: 1, granted: 1 });
       });
 
-      it('counts every concurrent increment exactly once', async () => {
-        const counts = await Promise.all(Array.from({ length: 50 }, () => store.increment('burst', 60_000)));
-        expect(counts.map((c) => c.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+      it('never grants past the limit to concurrent claims', async () => {
+        const claims = await Promise.all(Array.from({ length: 100 }, () => store.claim('burst', 60_000, 200, 64)));
+        expect(claims.reduce((sum, c) => sum + c.granted, 0)).toBe(200);
+        expect(Math.max(...claims.map((c) => c.count))).toBe(200);
+        expect(claims.filter((c) => c.granted === 0).length).toBeGreaterThan(0);
+      });
+
+      it('rejects a claim for nothing or a limit that is not a whole number', async () => {
+        await expect(store.claim('bad-claim', 60_000, 10, 0)).rejects.toThrow(RangeError);
+        await expect(store.claim('bad-claim', 60_000, 1.5, 1)).rejects.toThrow(RangeError);
       });
     });
 
@@ -264,7 +281,8 @@ export function describeKeyValueStoreContract(
       const other = await env.isolated();
       await store.set('shared-name', 'mine');
       await expect(other.get('shared-name')).resolves.toBeNull();
-      await expect(other.increment('hits-ns', 60_000)).resolves.toMatchObject({ count: 1 });
+      await store.claim('hits-ns', 60_000, 5, 1);
+      await expect(other.claim('hits-ns', 60_000, 5, 1)).resolves.toMatchObject({ count: 1 });
       const rule = { capacity: 1, refillPerSecond: 1 / 3600 };
       await store.takeToken('bucket-ns', rule);
       await expect(other.takeToken('bucket-ns', rule)).resolves.toMatchObject({ allowed: true });

@@ -23,12 +23,21 @@ export interface Flag {
 
 export type CompareAndSetResult = { ok: true; etag: string } | { ok: false; current: StoredValue | null };
 
-export interface Counter {
-  /** The count after this increment. */
+/** What a claim on a fixed window's count got. */
+export interface Claim {
+  /** The count after this claim. */
   count: number;
+  /** How many were granted: 0 once the window's limit is reached. */
+  granted: number;
   /** Milliseconds until the window (and the count) expires. */
   ttlMs: number;
 }
+
+/**
+ * A claim takes at most this fraction of what a window has left (at least one), so while a limit
+ * runs out its last `2 * CLAIM_SHARE - 1` are granted one by one.
+ */
+export const CLAIM_SHARE = 16;
 
 /** A token bucket: how much it holds and how fast it refills. */
 export interface TokenBucketRule {
@@ -99,10 +108,12 @@ export abstract class KeyValueStore {
   ): Promise<CompareAndSetResult>;
 
   /**
-   * Adds one to a counter. The first increment starts a window of `windowMs`; the counter
-   * disappears when the window ends (a fixed window, as rate limits need).
+   * Claims up to `most` of the `limit` a fixed window allows, and never more than a CLAIM_SHARE-th
+   * of what it has left (at least one): adds what it grants to the window's count, atomically, so
+   * concurrent claims never grant past the limit. The first claim starts a window of `windowMs`;
+   * the count disappears when the window ends (as rate limits need).
    */
-  abstract increment(key: string, windowMs: number): Promise<Counter>;
+  abstract claim(key: string, windowMs: number, limit: number, most: number): Promise<Claim>;
 
   /**
    * Takes one token from the bucket at `key` if it holds one, refilling it first for the time that
@@ -189,4 +200,16 @@ export function assertBucketRule(rule: TokenBucketRule): void {
 export function assertTtl(ttlMs: number): void {
   if (!Number.isInteger(ttlMs) || ttlMs <= 0)
     throw new RangeError(`TTL must be a positive integer of ms, got ${ttlMs}`);
+}
+
+/** Checks a claim's arguments (claim above); the window's length is a TTL. */
+export function assertClaim(windowMs: number, limit: number, most: number): void {
+  assertTtl(windowMs);
+  if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`A limit must be a whole number, got ${limit}`);
+  if (!Number.isInteger(most) || most < 1) throw new RangeError(`A claim must ask for at least one, got ${most}`);
+}
+
+/** What a claim grants when the window has `free` left (claim above). */
+export function claimGrant(free: number, most: number): number {
+  return free <= 0 ? 0 : Math.min(most, Math.max(1, Math.floor(free / CLAIM_SHARE)));
 }

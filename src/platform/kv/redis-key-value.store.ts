@@ -6,7 +6,9 @@ import {
   assertBucketRule,
   assertTtl,
   CompareAndSetResult,
-  Counter,
+  assertClaim,
+  Claim,
+  CLAIM_SHARE,
   Flag,
   KeyValueStore,
   StoredValue,
@@ -40,15 +42,23 @@ local entry = redis.call('HMGET', KEYS[1], 'v', 'e')
 if entry[1] and entry[2] then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return entry`;
 
-const INCREMENT = `
-local count = redis.call('HINCRBY', KEYS[1], 'v', 1)
-redis.call('HSET', KEYS[1], 'e', ARGV[2])
+/**
+ * claim (key-value-store.ts): ARGV the window in ms, the limit, the most asked, CLAIM_SHARE, the
+ * etag of a write. What it grants is claimGrant's rule.
+ */
+const CLAIM = `
+local limit, most, share = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local ttl = redis.call('PTTL', KEYS[1])
-if count == 1 or ttl < 0 then
+local count = 0
+if ttl ~= -2 then count = tonumber(redis.call('HGET', KEYS[1], 'v')) or 0 end
+local granted = 0
+if limit > count then granted = math.min(most, math.max(1, math.floor((limit - count) / share))) end
+if ttl == -2 or granted > 0 then redis.call('HSET', KEYS[1], 'v', count + granted, 'e', ARGV[5]) end
+if ttl < 0 then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
   ttl = tonumber(ARGV[1])
 end
-return {count, ttl}`;
+return {count + granted, granted, ttl}`;
 
 /**
  * takeFromBucket (key-value-store.ts) in one step, on Redis's clock: ARGV capacity, refill per
@@ -104,7 +114,7 @@ return 1`;
 const scripts = {
   set: new Script(SET),
   cas: new Script(COMPARE_AND_SET),
-  increment: new Script(INCREMENT),
+  claim: new Script(CLAIM),
   getAndRenew: new Script(GET_AND_RENEW),
   unflag: new Script(UNFLAG),
   takeToken: new Script(TAKE_TOKEN),
@@ -163,12 +173,15 @@ export class RedisKeyValueStore extends KeyValueStore {
     return { ok: false, current: reply.length === 3 ? { value: reply[1]!, etag: reply[2]! } : null };
   }
 
-  async increment(key: string, windowMs: number): Promise<Counter> {
-    assertTtl(windowMs);
-    const [count, ttlMs] = (await this.redis.run((c) =>
-      scripts.increment.run(c, [this.key(key)], [String(windowMs), newEtag()]),
-    )) as [number, number];
-    return { count, ttlMs };
+  async claim(key: string, windowMs: number, limit: number, most: number): Promise<Claim> {
+    assertClaim(windowMs, limit, most);
+    const args = [String(windowMs), String(limit), String(most), String(CLAIM_SHARE), newEtag()];
+    const [count, granted, ttlMs] = (await this.redis.run((c) => scripts.claim.run(c, [this.key(key)], args))) as [
+      number,
+      number,
+      number,
+    ];
+    return { count, granted, ttlMs };
   }
 
   async takeToken(key: string, rule: TokenBucketRule): Promise<TokenTake> {

@@ -1,0 +1,70 @@
+import { InMemoryKeyValueStore } from '../kv/in-memory-key-value.store';
+import { KeyValueThrottlerStorage } from './key-value-throttler.storage';
+
+const MINUTE = 60_000;
+
+function counted(): { kv: InMemoryKeyValueStore; claims: () => number } {
+  const kv = new InMemoryKeyValueStore();
+  const claim = jest.spyOn(kv, 'claim');
+  return { kv, claims: () => claim.mock.calls.length };
+}
+
+describe('KeyValueThrottlerStorage', () => {
+  it('lets a busy caller through on claimed leases, counting every request, with few store calls', async () => {
+    const { kv, claims } = counted();
+    const storage = new KeyValueThrottlerStorage(kv);
+    const hits: number[] = [];
+    for (let i = 0; i < 1000; i++) hits.push((await storage.increment('busy', MINUTE, 100_000)).totalHits);
+    expect(hits).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
+    expect(claims()).toBeLessThan(25);
+  });
+
+  it('counts a small limit exactly, then refuses until the window ends without asking the store again', async () => {
+    const { kv, claims } = counted();
+    const storage = new KeyValueThrottlerStorage(kv);
+    const records = [];
+    for (let i = 0; i < 8; i++) records.push(await storage.increment('small', 300, 5));
+    expect(records.map((r) => r.isBlocked)).toEqual([false, false, false, false, false, true, true, true]);
+    expect(records.slice(0, 5).map((r) => r.totalHits)).toEqual([1, 2, 3, 4, 5]);
+    expect(records[5]).toMatchObject({ totalHits: 6, timeToExpire: 1, timeToBlockExpire: 1 });
+    expect(claims()).toBe(6);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await expect(storage.increment('small', 300, 5)).resolves.toMatchObject({ isBlocked: false, totalHits: 1 });
+  });
+
+  it('shares one claim in flight among concurrent requests of a caller', async () => {
+    const { kv, claims } = counted();
+    const storage = new KeyValueThrottlerStorage(kv);
+    const records = await Promise.all(Array.from({ length: 20 }, () => storage.increment('burst', MINUTE, 1000)));
+    expect(records.every((r) => !r.isBlocked)).toBe(true);
+    expect(records.map((r) => r.totalHits).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(claims()).toBeLessThanOrEqual(6);
+  });
+
+  it('holds a limit exactly across two replicas sharing the store', async () => {
+    const kv = new InMemoryKeyValueStore();
+    const replicas = [new KeyValueThrottlerStorage(kv), new KeyValueThrottlerStorage(kv)];
+    const records = [];
+    for (let i = 0; i < 300; i++) records.push(await replicas[i % 2].increment('shared', MINUTE, 200));
+    expect(records.filter((r) => !r.isBlocked)).toHaveLength(200);
+    expect(records.slice(-20).every((r) => r.isBlocked)).toBe(true);
+  });
+
+  it('claims one at a time for a caller who sends a request now and then', async () => {
+    const { kv } = counted();
+    const storage = new KeyValueThrottlerStorage(kv);
+    const now = jest.spyOn(Date, 'now');
+    let clock = 1_000_000;
+    now.mockImplementation(() => clock);
+    try {
+      for (let i = 0; i < 5; i++) {
+        await storage.increment('slow', MINUTE, 1600);
+        clock += 2_000;
+      }
+      // Each request claimed one: the window's count is what was let through, nothing held back.
+      await expect(kv.claim('rate-limit:slow', MINUTE, 1600, 1)).resolves.toMatchObject({ count: 6 });
+    } finally {
+      now.mockRestore();
+    }
+  });
+});
