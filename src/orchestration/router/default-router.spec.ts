@@ -1,6 +1,16 @@
 import { agentCard as agent, CAR_AND_THERMOSTAT } from './agent-card.fixture';
 import { DefaultRouter } from './default-router';
-import { clauses, isFragment, refersBack, standsAlone, stem, terms, unquoted, userUtterance } from './text-analysis';
+import {
+  clauses,
+  isFragment,
+  leavesOutItsThing,
+  refersBack,
+  standsAlone,
+  stem,
+  terms,
+  unquoted,
+  userUtterance,
+} from './text-analysis';
 
 const AGENTS = [
   agent(
@@ -439,6 +449,33 @@ describe('text analysis', () => {
     const choice = new DefaultRouter(AGENTS).route({ text: 'never mind, just play some jazz', multiAgent: true });
     expect(choice).toMatchObject({ agentId: 'music' });
     expect(choice.unplaced).toBeUndefined();
+  });
+
+  it('keeps a clause that only acts on what the clause before it named with that clause', () => {
+    expect(clauses("Sofia's twinkly lights, turn them on")).toEqual(["Sofia's twinkly lights, turn them on"]);
+    expect(clauses('my DoorDash guy is stuck downstairs, open up for him')).toHaveLength(1);
+    expect(clauses('I owe Jaylen for gas, square up with him')).toHaveLength(1);
+    expect(clauses("it's dark as a cave in here, can you warm it up a bit")).toHaveLength(1);
+    // Not a question, whose "it" is often nobody's, nor a clause that names a thing of its own.
+    expect(clauses("what's on the calendar for saturday and will it be sunny")).toHaveLength(2);
+    expect(clauses('lock the car and start charging it')).toEqual(['lock the car', 'start charging it']);
+    expect(clauses("check Sofia's grades and venmo her 10 bucks")).toHaveLength(2);
+    // After a request, what is asked next is a request of its own, however it points back.
+    expect(clauses('park the mower and remind me to pay him at 5')).toHaveLength(2);
+    expect(clauses('the dog has been shedding everywhere, can you deal with it')).toHaveLength(1);
+  });
+
+  it('tells a request that names only whose thing it asks about', () => {
+    expect(["and Dennis's?", "what about Sofia's", "how about James'"].map(leavesOutItsThing)).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    expect(["what about Sofia's grades", "turn on Sofia's lamp", 'and tomorrow?'].map(leavesOutItsThing)).toEqual([
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('does not split off a bare duration as an intent of its own, nor ask about it', () => {

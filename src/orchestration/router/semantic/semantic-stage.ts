@@ -3,7 +3,7 @@ import { requestedAction } from '../actions';
 import { splitRouting } from '../clause-routing';
 import type { DefaultRouter } from '../default-router';
 import type { Routing, RoutingRequest } from '../routing';
-import { clauses, isContext, isFragment, pointsAt, standsAlone, terms } from '../text-analysis';
+import { clauses, isContext, isFragment, leavesOutItsThing, pointsAt, standsAlone, terms } from '../text-analysis';
 import { Evidence, Judgement, merge, MIN_STANDING, NEAR_REQUEST, oneWordAmongOthers } from './evidence';
 import { SentenceEncoder } from './sentence-encoder';
 
@@ -111,8 +111,9 @@ export class SemanticStage {
       // kind of request it is, the conversation which of the cards ("now make *them* blue" after the
       // hallway lights: the lighting's, though "blue" is a shop's card word and stands out for it).
       if (standsOutFor(judgement, previous) || judgement.domainAgent === previous) return stays;
-      // Nor what only adjusts what is going on ("louder" after the TV, though music's requests are nearest).
-      if (lexical.adjusts) return stays;
+      // Nor what only adjusts what is going on ("louder" after the TV, though music's requests are
+      // nearest), nor what names only whose the thing is ("what about Sofia's" after Jaylen's grade).
+      if (lexical.adjusts || leavesOutItsThing(request.text)) return stays;
       const elsewhere =
         judgement.agentId !== undefined &&
         judgement.agentId !== previous &&
