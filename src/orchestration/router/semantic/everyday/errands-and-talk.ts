@@ -116,6 +116,8 @@ export const ERRANDS_AND_TALK_DOMAINS: readonly EverydayDomain[] = [
       'video call grandad',
       'phone the garage about my car',
       'ring the doctors surgery',
+      'call my brother',
+      'give mom a call',
     ],
   },
   {
@@ -142,6 +144,20 @@ export const ERRANDS_AND_TALK_DOMAINS: readonly EverydayDomain[] = [
       'log my run',
       'guide me through a breathing exercise',
       'have I had my medication today',
+    ],
+  },
+  {
+    id: 'school',
+    description: "The children's school: grades and report cards, homework due, attendance and messages from teachers.",
+    requests: [
+      'what did my son get on his maths test',
+      'is there any homework due tomorrow',
+      'was my daughter marked absent today',
+      'show me the latest report card',
+      'any messages from the teacher this week',
+      'when does the school term end',
+      'how is my daughter doing at school',
+      'is he passing history this year',
     ],
   },
   {
