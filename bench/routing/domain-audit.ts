@@ -78,7 +78,8 @@ function describe(a: DomainAssignment): string {
     .slice(0, 2)
     .map((c) => `${c.agentId} ${c.votes}`)
     .join(', ');
-  return `line: ${line(first)}; next ${line(second)} | votes of ${a.requests}: ${voted || '-'}`;
+  const named = a.by === 'name' ? ` | named: ${line(a.cards.find((c) => c.agentId === a.agentId))}` : '';
+  return `line: ${line(first)}; next ${line(second)}${named} | votes of ${a.requests}: ${voted || '-'}`;
 }
 
 async function main(): Promise<void> {

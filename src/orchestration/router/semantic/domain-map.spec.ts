@@ -325,6 +325,30 @@ describe('DomainMap (everyday domains and the hosted agents serving them, real m
     expect(domains.agentFor('lighting')).toBe('lights');
   });
 
+  it('places a card by a word naming a domain near its closest, when the requests bear it out as for a whole card', async () => {
+    // Ninth household: a payments app's marketing line is nearest another domain, 0.45 from the
+    // finance's, whose requests stand out for it at 1.5 σ; a doorbell's (seventh) 0.35 from the
+    // security's, 0.75 σ. A sprinkler's "weather" is no weather service: its requests, 0.64 σ.
+    const household = [
+      card(
+        'venmo',
+        'Venmo',
+        'Pay and get paid in seconds. Split the bill, chip in for gas, pay back your friends. Fast, safe, social.',
+      ),
+      card('powerschool', 'PowerSchool', 'Grades, assignments and attendance for Jaylen and Sofia.'),
+      card(
+        'canary',
+        'Canary',
+        "Canary camera in the living room, facing the apartment door: live view and motion clips while you're out.",
+      ),
+      card('pandora', 'Pandora', 'Music and podcasts, personalized for you.'),
+    ];
+    const domains = await mapFor(household);
+    expect(domains.agentFor('finance')).toBe('venmo');
+    expect(domains.explain().find((a) => a.domain === 'finance')).toMatchObject({ by: 'name' });
+    expect(domains.agentFor('security')).toBe('canary');
+  });
+
   it("gives the music to a speaker's one line about it over a TV whose remote plays, pauses and skips", async () => {
     const tv = {
       ...card('tv', 'Apple TV', 'Control the Apple TV 4K in the living room.'),

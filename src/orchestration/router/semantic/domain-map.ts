@@ -197,10 +197,18 @@ export class DomainMap {
       // the cameras and the alarm, when the alarm's card is further). Cards as near, whose claims
       // hold too, are told apart by the requests (LINE_TIE).
       const served = nearestClaim(ranked, requests);
-      // A card placed nowhere whose words name the domain, its closest by its lines, if only one does…
+      // A card placed nowhere whose words name the domain, its closest by its lines - or near it
+      // (SERVING_BAND) with the domain's requests standing out for it as a whole card's must
+      // (MIN_REQUEST_STANDING): "Pay and get paid in seconds… pay back your friends" is nearer
+      // another domain by its wording, but the money's requests stand out for it at 1.5 σ, and a
+      // "Video Doorbell"'s at 0.75 σ; a sprinkler's "weather", 0.64 σ, is no forecast - if only one does…
       const about = (c: { agentId: string; similarity: number }) => c.similarity >= most[agentIds.indexOf(c.agentId)];
+      const nearlyAbout = (c: { agentId: string; similarity: number; requestStanding: number }) =>
+        about(c) ||
+        (c.similarity >= most[agentIds.indexOf(c.agentId)] - SERVING_BAND && c.requestStanding >= MIN_REQUEST_STANDING);
       const naming = ranked.filter(
-        (c) => named.get(c.agentId)?.has(domain) && about(c) && c.requestStanding >= MIN_REQUEST_STANDING_OF_A_NAME,
+        (c) =>
+          named.get(c.agentId)?.has(domain) && nearlyAbout(c) && c.requestStanding >= MIN_REQUEST_STANDING_OF_A_NAME,
       );
       const [name] = naming.length === 1 ? naming : [];
       // …serves it when no card's claim holds; and over a claim that is a side of the claimant
