@@ -19,6 +19,25 @@ describe('KeyValueThrottlerStorage', () => {
     expect(claims()).toBeLessThan(25);
   });
 
+  it("claims a busy caller's next lease before the last runs out, so its requests do not wait for the store", async () => {
+    const kv = new InMemoryKeyValueStore();
+    const claim = kv.claim.bind(kv);
+    // A store 5 ms away; a request every millisecond or so.
+    jest
+      .spyOn(kv, 'claim')
+      .mockImplementation(async (...args) => new Promise((resolve) => setTimeout(() => resolve(claim(...args)), 5)));
+    const storage = new KeyValueThrottlerStorage(kv);
+    const waited: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const started = performance.now();
+      await storage.increment('paced', MINUTE, 100_000);
+      waited.push(performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    // Past the first claims (1, 2, 4, 8 requests), none waits for one.
+    expect(waited.slice(20).filter((ms) => ms >= 4)).toEqual([]);
+  });
+
   it('counts a small limit exactly, then refuses until the window ends without asking the store again', async () => {
     const { kv, claims } = counted();
     const storage = new KeyValueThrottlerStorage(kv);

@@ -19,6 +19,8 @@ interface Lease {
   left: number;
   /** The store granted nothing: the window's limit is reached until it ends. */
   full: boolean;
+  /** What the last claim got. */
+  granted: number;
   /** What the next claim asks for. */
   next: number;
   claimedAt: number;
@@ -35,9 +37,10 @@ interface Lease {
  * more than a sixteenth of what the window has left: the window's count never passes the limit, the
  * limit is exact as it runs out, a caller who sends a request now and then is counted one by one,
  * and one refused by a replica while another holds unspent tokens is refused at most about a
- * second of its requests early. A full window is remembered
- * until it ends (nothing can free it), so refused callers cost no round trip either. Concurrent
- * requests of one caller share one claim in flight.
+ * second of its requests early. A full window is remembered until it ends (nothing can free it),
+ * so refused callers cost no round trip either. Concurrent requests of one caller share one claim
+ * in flight, and a busy caller's next claim is made when half of a lease is spent, so its requests
+ * do not wait for it.
  */
 export class KeyValueThrottlerStorage implements ThrottlerStorage {
   private readonly leases = new Map<string, Lease>();
@@ -49,7 +52,15 @@ export class KeyValueThrottlerStorage implements ThrottlerStorage {
     for (;;) {
       const now = Date.now();
       const lease = this.leases.get(key);
-      if (lease && lease.until > now && (lease.left > 0 || lease.full)) return spend(lease, limit, now);
+      if (lease && lease.until > now && (lease.left > 0 || lease.full)) {
+        const record = spend(lease, limit, now);
+        // Half of a lease of several left: the next claim goes now, so no request waits for it.
+        // (Not at a window's tail, granted one by one, where a token claimed ahead could go unspent.)
+        if (!lease.full && lease.granted > 1 && lease.left <= lease.granted / 2 && !this.claiming.has(key)) {
+          this.claim(key, ttlMs, limit, lease).catch(() => undefined); // a request that needs it sees the failure
+        }
+        return record;
+      }
       await (this.claiming.get(key) ?? this.claim(key, ttlMs, limit, lease));
     }
   }
@@ -60,14 +71,12 @@ export class KeyValueThrottlerStorage implements ThrottlerStorage {
     const claiming = this.kv
       .claim(`rate-limit:${key}`, ttlMs, limit, next)
       .then(({ count, granted, ttlMs: leftMs }) => {
-        this.keep(key, {
-          until: started + leftMs,
-          count,
-          left: granted,
-          full: granted === 0,
-          next,
-          claimedAt: started,
-        });
+        const until = started + leftMs;
+        // Tokens still held of the same window (claimed ahead, before they ran out) are kept.
+        const held = this.leases.get(key);
+        const same = held !== undefined && held.until > Date.now() && Math.abs(held.until - until) < ttlMs / 2;
+        const left = (same ? held.left : 0) + granted;
+        this.keep(key, { until, count, left, full: granted === 0, granted, next, claimedAt: started });
       })
       .finally(() => this.claiming.delete(key));
     this.claiming.set(key, claiming);
