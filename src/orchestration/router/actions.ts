@@ -1,4 +1,5 @@
-import { clauses, isQuantity, saysWhat, stem, terms, words } from './text-analysis';
+import { clauses } from './clauses';
+import { isQuantity, saysWhat, stem, terms, words } from './text-analysis';
 import type { Routing, RoutingRequest } from './routing';
 
 /**

@@ -1,5 +1,6 @@
 import type { Routing } from './routing';
-import { clauses, isFragment } from './text-analysis';
+import { clauses } from './clauses';
+import { isFragment } from './text-analysis';
 
 /** One clause of a request as its own card words see it (DefaultRouter). */
 export interface ClauseVerdict {

@@ -1,7 +1,7 @@
 import { agentCard as agent, CAR_AND_THERMOSTAT } from './agent-card.fixture';
+import { clauses } from './clauses';
 import { DefaultRouter } from './default-router';
 import {
-  clauses,
   isFragment,
   leavesOutItsThing,
   refersBack,

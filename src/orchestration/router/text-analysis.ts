@@ -1,9 +1,7 @@
-import { isEnglishWord } from './common-words';
-
 /**
  * The small amount of language handling the built-in router needs: words to terms, the user's
- * own words out of a Home Assistant prompt, and a request cut into its intents. English only;
- * an LLM router (ROUTER_MODEL) covers the rest.
+ * own words out of a Home Assistant prompt, what refers back and what only adjusts (clauses.ts
+ * cuts a request into its intents). English only; an LLM router (ROUTER_MODEL) covers the rest.
  */
 
 /** Words whose ending is not an inflection ("news" is not the plural of "new"). */
@@ -228,11 +226,6 @@ const ARGUMENT_WORDS = new Set([
   ).split(' '),
 ]);
 
-/** A clause that only says how much, how long or when ("40 minutes", "5:45", "at 3 pm", "3 dollars"): no intent of its own. */
-function argumentOnly(clause: string): boolean {
-  return words(clause).every((w) => /\d/.test(w) || ARGUMENT_WORDS.has(w) || STOPWORDS.has(w));
-}
-
 /**
  * Words that only steer the conversation - change course, acknowledge, soften - and ask for
  * nothing: "*never mind*, just unlock the door", "*ok thanks*, and the porch light", "is the
@@ -245,6 +238,26 @@ const DISCOURSE_WORDS = new Set(
     'by the way'
   ).split(' '),
 );
+
+/** Words of no meaning of their own ("the", "to", "it"): never terms. */
+export function isStopword(word: string): boolean {
+  return STOPWORDS.has(word);
+}
+
+/** A word that says how much, how long or when (ARGUMENT_WORDS). */
+export function isArgumentWord(word: string): boolean {
+  return ARGUMENT_WORDS.has(word);
+}
+
+/** A word that only steers the conversation (DISCOURSE_WORDS). */
+export function isDiscourseWord(word: string): boolean {
+  return DISCOURSE_WORDS.has(word);
+}
+
+/** A word a statement opens with, its subject first (STATEMENT_OPENINGS). */
+export function opensAStatement(word: string): boolean {
+  return STATEMENT_OPENINGS.has(word);
+}
 
 /** Words that change how what is going on goes - its volume, its place, its pace - and name nothing. */
 const ADJUSTMENTS = new Set(
@@ -275,101 +288,6 @@ export function adjustsOnly(text: string): boolean {
     all.some((w) => ADJUSTMENTS.has(w)) &&
     all.every((w) => ADJUSTMENTS.has(w) || ADJUSTMENT_COMPANIONS.has(w) || DISCOURSE_WORDS.has(w))
   );
-}
-
-/** A clause that only steers the conversation ("never mind", "oh and", "ok thanks"): no intent of its own. */
-function discourseOnly(clause: string): boolean {
-  return words(clause).every((w) => DISCOURSE_WORDS.has(w));
-}
-
-/** Pronouns for what a clause acts on ("turn *them* on", "open up for *him*", "note *that* down"). */
-const OBJECT_PRONOUNS = new Set(['it', 'them', 'him', 'her', 'that', 'this', 'those', 'these']);
-/** Openings of a question, whose "it" is often nobody's ("will *it* be sunny", "how cold is *it*"). */
-const QUESTION_OPENINGS = new Set(
-  'what how who whom whose which when where why is are was were will would can could do does did should shall'.split(
-    ' ',
-  ),
-);
-/** Words that say how much of an action ("warm it up *a bit*"), no more than a quantity does. */
-const DEGREE_WORDS = new Set(['bit', 'little', 'lot', 'something']);
-
-/** Who or what a statement can open with besides STATEMENT_OPENINGS ("*somebody's* at the door"). */
-const SUBJECTS = new Set(['it', 'somebody', 'someone', 'nobody', 'everybody', 'everyone', 'this', 'that']);
-
-/**
- * A clause that tells of something rather than asks for it: it opens with its subject - a pronoun,
- * a possessive or a name ("*my* DoorDash guy is stuck downstairs", "*Sofia's* twinkly lights",
- * "*Sofia* spotted me 15 for groceries"), where a request opens with its verb ("*park* the mower").
- * A name is a word no English word list has; so a verb the list lacks reads as a name.
- */
-function tellsOf(clause: string): boolean {
-  const [first] = withoutPoliteOpening(words(clause));
-  if (first === undefined) return false;
-  return (
-    STATEMENT_OPENINGS.has(first) ||
-    SUBJECTS.has(first) ||
-    /^\s*[\p{L}\p{N}]+['’]s\b/u.test(clause) ||
-    (!/\d/.test(first) && !isEnglishWord(first))
-  );
-}
-
-/** "can you deal with it" asks for an action, not whether one can be done. */
-function withoutPoliteOpening(all: string[]): string[] {
-  return all[1] === 'you' && ['can', 'could', 'would', 'will'].includes(all[0]) ? all.slice(2) : all;
-}
-
-/**
- * A clause that only acts on what was named before it: its object a pronoun, nothing named but its
- * verb ("Sofia's twinkly lights, *turn them on*", "my DoorDash guy is stuck downstairs, *open up
- * for him*", "I owe Jaylen for gas, *square up with him*"). Not a question ("and *will it* be
- * sunny"), whose "it" is often nobody's, nor one that names something ("*start charging it*"),
- * and only after a clause that tells of something (tellsOf): after a request, what is asked next is
- * a request of its own ("*park* the mower and remind me to pay him", "*check* Sofia's grades and
- * venmo her 10 bucks").
- */
-function actsOnWhatWasNamed(clause: string, before: string): boolean {
-  const all = withoutPoliteOpening(words(clause));
-  if (clause.trim().endsWith('?') || all.length === 0 || QUESTION_OPENINGS.has(all[0])) return false;
-  // What a request before it asks for is no thing named ("check Sofia's grades and venmo her 10 bucks").
-  if (!tellsOf(before)) return false;
-  if (!all.some((w) => OBJECT_PRONOUNS.has(w))) return false;
-  const named = all.filter((w) => !STOPWORDS.has(w) && !OBJECT_PRONOUNS.has(w) && !DEGREE_WORDS.has(w) && saysWhat(w));
-  // The verb is the first word that says something ("*square* up with him").
-  return (
-    named.length === 0 ||
-    (named.length === 1 && named[0] === all.find((w) => !STOPWORDS.has(w) && !OBJECT_PRONOUNS.has(w)))
-  );
-}
-
-/**
- * Cuts a request into clauses at conjunctions and punctuation: "lights on and play jazz" → 2. A
- * clause that only says how much, how long or when, or only steers the conversation, belongs to
- * the clause before it (the one after it, first): "start a timer for the cake, 40 minutes" and
- * "never mind, just unlock the door" are one intent each, not two. So does one that only acts on
- * what the clause before it named (actsOnWhatWasNamed): "Sofia's twinkly lights, turn them on".
- */
-export function clauses(text: string): string[] {
-  const parts = text
-    .split(/[,;.!?]+|\b(?:and then|and also|and|then|also|plus|as well as)\b/i)
-    .map((c) => c.trim())
-    .filter((c) => words(c).length > 0);
-  const merged: string[] = [];
-  let pending: string | undefined;
-  for (const part of parts) {
-    if (merged.length && actsOnWhatWasNamed(part, merged[merged.length - 1])) {
-      merged[merged.length - 1] += `, ${part}`;
-      continue;
-    }
-    if ((argumentOnly(part) || discourseOnly(part)) && parts.length > 1) {
-      if (merged.length) merged[merged.length - 1] += `, ${part}`;
-      else pending = pending ? `${pending}, ${part}` : part;
-      continue;
-    }
-    merged.push(pending ? `${pending}, ${part}` : part);
-    pending = undefined;
-  }
-  if (pending) merged.push(pending);
-  return merged;
 }
 
 /** The first `max` characters of a text, cut at the last space within them if there is one. */

@@ -3,7 +3,8 @@ import { requestedAction } from '../actions';
 import { splitRouting } from '../clause-routing';
 import type { DefaultRouter } from '../default-router';
 import type { Routing, RoutingRequest } from '../routing';
-import { clauses, isContext, isFragment, leavesOutItsThing, pointsAt, standsAlone, terms } from '../text-analysis';
+import { clauses } from '../clauses';
+import { isContext, isFragment, leavesOutItsThing, pointsAt, standsAlone, terms } from '../text-analysis';
 import { Evidence, Judgement, merge, MIN_STANDING, NEAR_REQUEST, oneWordAmongOthers } from './evidence';
 import { SentenceEncoder } from './sentence-encoder';
 
