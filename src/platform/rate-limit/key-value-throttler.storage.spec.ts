@@ -22,20 +22,32 @@ describe('KeyValueThrottlerStorage', () => {
   it("claims a busy caller's next lease before the last runs out, so its requests do not wait for the store", async () => {
     const kv = new InMemoryKeyValueStore();
     const claim = kv.claim.bind(kv);
-    // A store 5 ms away; a request every millisecond or so.
+    // A store that answers a claim only when the test lets it: between requests, as a store that
+    // answers before the caller's next request comes.
+    const unanswered: (() => void)[] = [];
     jest
       .spyOn(kv, 'claim')
-      .mockImplementation(async (...args) => new Promise((resolve) => setTimeout(() => resolve(claim(...args)), 5)));
+      .mockImplementation((...args) => new Promise((resolve) => unanswered.push(() => resolve(claim(...args)))));
+    const settled = () => new Promise((resolve) => setImmediate(resolve));
+    const answer = async () => {
+      while (unanswered.length) unanswered.shift()!();
+      await settled();
+    };
     const storage = new KeyValueThrottlerStorage(kv);
-    const waited: number[] = [];
-    for (let i = 0; i < 200; i++) {
-      const started = performance.now();
-      await storage.increment('paced', MINUTE, 100_000);
-      waited.push(performance.now() - started);
-      await new Promise((resolve) => setTimeout(resolve, 1));
+    let waited = 0;
+    for (let i = 0; i < 300; i++) {
+      let done = false;
+      const request = storage.increment('paced', MINUTE, 100_000).then(() => (done = true));
+      await settled();
+      if (!done) {
+        // Past the first claims (1, 2, 4, 8 requests), no request should find its lease spent.
+        if (i >= 20) waited++;
+        await answer();
+        await request;
+      }
+      await answer();
     }
-    // Past the first claims (1, 2, 4, 8 requests), none waits for one.
-    expect(waited.slice(20).filter((ms) => ms >= 4)).toEqual([]);
+    expect(waited).toBe(0);
   });
 
   it('counts a small limit exactly, then refuses until the window ends without asking the store again', async () => {
