@@ -50,6 +50,21 @@ describe('KeyValueThrottlerStorage', () => {
     expect(waited).toBe(0);
   });
 
+  it('keeps at most 10,000 leases, dropping the one claimed longest ago', async () => {
+    const { kv, claims } = counted();
+    const storage = new KeyValueThrottlerStorage(kv);
+    const leases = (storage as unknown as { leases: Map<string, unknown> }).leases;
+    await storage.increment('first', MINUTE, 100_000);
+    for (let i = 0; i < 10_000; i++) await storage.increment(`caller-${i}`, MINUTE, 100_000);
+    expect(leases.size).toBe(10_000);
+    expect(leases.has('first')).toBe(false);
+    expect(leases.has('caller-9999')).toBe(true);
+    // The dropped caller is let through on a new claim.
+    const before = claims();
+    await expect(storage.increment('first', MINUTE, 100_000)).resolves.toMatchObject({ isBlocked: false });
+    expect(claims()).toBe(before + 1);
+  });
+
   it('counts a small limit exactly, then refuses until the window ends without asking the store again', async () => {
     const { kv, claims } = counted();
     const storage = new KeyValueThrottlerStorage(kv);

@@ -7,7 +7,7 @@ type ThrottlerRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 const MOST_PER_CLAIM = 64;
 /** A lease spent faster than this doubles the next claim; a slower one claims one again. */
 const BUSY_MS = 1_000;
-/** Leases kept at most; past it the expired go, then the oldest (their tokens are simply not spent). */
+/** Leases kept at most; past it the one claimed longest ago goes (its tokens are simply not spent). */
 const MAX_LEASES = 10_000;
 
 /** What this replica holds of a window: tokens claimed from the store and not yet spent. */
@@ -83,16 +83,10 @@ export class KeyValueThrottlerStorage implements ThrottlerStorage {
     return claiming;
   }
 
+  /** Keeps a lease, last in the map's order: past MAX_LEASES the one claimed longest ago goes. */
   private keep(key: string, lease: Lease): void {
     this.leases.delete(key);
-    if (this.leases.size >= MAX_LEASES) {
-      const now = Date.now();
-      for (const [k, l] of this.leases) if (l.until <= now) this.leases.delete(k);
-      for (const k of this.leases.keys()) {
-        if (this.leases.size < MAX_LEASES) break;
-        this.leases.delete(k);
-      }
-    }
+    if (this.leases.size >= MAX_LEASES) this.leases.delete(this.leases.keys().next().value!);
     this.leases.set(key, lease);
   }
 }
