@@ -64,15 +64,14 @@ function withoutPoliteOpening(all: string[]): string[] {
 function actsOnWhatWasNamed(clause: string, before: string): boolean {
   const all = withoutPoliteOpening(words(clause));
   if (clause.trim().endsWith('?') || all.length === 0 || QUESTION_OPENINGS.has(all[0])) return false;
-  // What a request before it asks for is no thing named ("check Sofia's grades and venmo her 10 bucks").
-  if (!tellsOf(before)) return false;
   if (!all.some((w) => OBJECT_PRONOUNS.has(w))) return false;
   const named = all.filter((w) => !isStopword(w) && !OBJECT_PRONOUNS.has(w) && !DEGREE_WORDS.has(w) && saysWhat(w));
   // The verb is the first word that says something ("*square* up with him").
-  return (
-    named.length === 0 ||
-    (named.length === 1 && named[0] === all.find((w) => !isStopword(w) && !OBJECT_PRONOUNS.has(w)))
-  );
+  const verb = all.find((w) => !isStopword(w) && !OBJECT_PRONOUNS.has(w));
+  if (named.length > 1 || (named.length === 1 && named[0] !== verb)) return false;
+  // What a request before it asks for is no thing named ("check Sofia's grades and venmo her 10 bucks").
+  // (Last: it reads the word lists, which most clauses never need.)
+  return tellsOf(before);
 }
 
 /**
