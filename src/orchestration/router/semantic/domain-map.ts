@@ -202,10 +202,10 @@ export class DomainMap {
       // (MIN_REQUEST_STANDING): "Pay and get paid in seconds… pay back your friends" is nearer
       // another domain by its wording, but the money's requests stand out for it at 1.5 σ, and a
       // "Video Doorbell"'s at 0.75 σ; a sprinkler's "weather", 0.64 σ, is no forecast - if only one does…
-      const about = (c: { agentId: string; similarity: number }) => c.similarity >= most[agentIds.indexOf(c.agentId)];
+      const closest = (c: { agentId: string }) => most[agentIds.indexOf(c.agentId)];
+      const about = (c: { agentId: string; similarity: number }) => c.similarity >= closest(c);
       const nearlyAbout = (c: { agentId: string; similarity: number; requestStanding: number }) =>
-        about(c) ||
-        (c.similarity >= most[agentIds.indexOf(c.agentId)] - SERVING_BAND && c.requestStanding >= MIN_REQUEST_STANDING);
+        about(c) || (c.similarity >= closest(c) - SERVING_BAND && c.requestStanding >= MIN_REQUEST_STANDING);
       const naming = ranked.filter(
         (c) =>
           named.get(c.agentId)?.has(domain) && nearlyAbout(c) && c.requestStanding >= MIN_REQUEST_STANDING_OF_A_NAME,
