@@ -77,4 +77,24 @@ describe('CardVectors (the cards as vectors, embedded once per card version)', (
     expect(cards.similarity(vector('will it rain'), 'weather')).toBeCloseTo(1, 5);
     expect(cards.similarity(vector('will it rain'), 'music')).toBe(-1);
   });
+
+  it('reads a name two cards use as "someone", on their lines and on requests; a name one card has stays', async () => {
+    const { encoder, batches } = fakeEncoder();
+    const cards = new CardVectors(encoder);
+    const locator = card('locator', 'Family locator', 'Where Sofia and Jaylen are', ['location'], ["where's Sofia"]);
+    const plugs = card('plugs', 'Smart plugs', "Sofia's string lights and the Mochi cam", ['plug']);
+    await cards.prepare([locator, plugs], 1);
+    expect(batches[1]).toEqual([
+      'Family locator: Where someone and Jaylen are',
+      'location',
+      "where's someone",
+      "Smart plugs: someone's string lights and the Mochi cam",
+      'plug',
+    ]);
+    expect(cards.masked("is it cold in SOFIA's room, ask sofia")).toBe("is it cold in someone's room, ask someone");
+    // "Sofia" is a name no longer shared once the plugs are gone: the locator's lines are embedded again.
+    await cards.prepare([locator], 2);
+    expect(batches[2]).toEqual(['Family locator: Where Sofia and Jaylen are', 'location', "where's Sofia"]);
+    expect(cards.masked("where's Sofia")).toBe("where's Sofia");
+  });
 });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AgentProfile } from '../../../a2a/agent-profile';
+import { isEnglishWord } from '../common-words';
 import { EVERYDAY_REQUESTS } from './everyday-domains';
 import { cosine, SentenceEncoder } from './sentence-encoder';
 
@@ -19,6 +20,31 @@ function wordsOf(agent: AgentProfile): string {
   return [agent.name, agent.description, ...agent.skills.flatMap((s) => [s.name, s.description, ...s.tags])].join(
     ' . ',
   );
+}
+
+/** What stands for a name several cards use, when a text is embedded (CardVectors.masked). */
+const SOMEONE = 'someone';
+
+/**
+ * Names (capitalised words no English word list has) that the cards of two agents or more use:
+ * a household's people ("Sofia" on the family locator's card, on the smart plugs' for her string
+ * lights and on the school's for her grades). Such a name says nothing of which card a request is
+ * for, but to the model it is much of a short line ("where's Sofia"): "is it muggy in Jaylen's room"
+ * came nearest the locator's "is Jaylen home yet". A name only one card has is left as it is: it
+ * says which card.
+ */
+function sharedNames(agents: readonly AgentProfile[]): ReadonlySet<string> {
+  const users = new Map<string, Set<string>>();
+  for (const agent of agents) {
+    const lines = anchorsOf(agent).join(' ');
+    for (const word of lines.match(/\b[A-Z][a-z]+\b/g) ?? []) {
+      const lower = word.toLowerCase();
+      if (isEnglishWord(lower)) continue;
+      const cards = users.get(lower) ?? new Set<string>();
+      users.set(lower, cards.add(agent.id));
+    }
+  }
+  return new Set([...users].filter(([, cards]) => cards.size >= 2).map(([name]) => name));
 }
 
 function fingerprint(anchors: string[]): string {
@@ -42,6 +68,8 @@ export class CardVectors {
     }
   >();
   private background?: Float32Array[];
+  /** Names several cards use (sharedNames), as they are written in any case. */
+  private names: ReadonlySet<string> = new Set();
   /** The agent set (AgentHost.revision) last prepared in full. */
   private preparedKey?: unknown;
 
@@ -54,9 +82,10 @@ export class CardVectors {
    */
   async prepare(agents: readonly AgentProfile[], key?: unknown): Promise<boolean> {
     if (key !== undefined && key === this.preparedKey) return false;
+    this.names = sharedNames(agents);
     const stale: { id: string; fingerprint: string; anchors: string[]; words: string }[] = [];
     for (const agent of agents) {
-      const anchors = anchorsOf(agent);
+      const anchors = anchorsOf(agent).map((anchor) => this.masked(anchor));
       const print = fingerprint(anchors);
       if (this.byAgent.get(agent.id)?.fingerprint !== print)
         stale.push({ id: agent.id, fingerprint: print, anchors, words: wordsOf(agent) });
@@ -88,6 +117,15 @@ export class CardVectors {
     }
     this.preparedKey = key;
     return true;
+  }
+
+  /**
+   * `text` as it is embedded: each name several cards use (sharedNames) read as "someone", on
+   * the cards' lines and on requests alike.
+   */
+  masked(text: string): string {
+    if (!this.names.size) return text;
+    return text.replace(/[\p{L}]+/gu, (word) => (this.names.has(word.toLowerCase()) ? SOMEONE : word));
   }
 
   /** The similarity of `vector` to the closest line of an agent's card; -1 for an agent not prepared. */

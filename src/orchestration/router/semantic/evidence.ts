@@ -120,7 +120,7 @@ export class Evidence {
   /** Words and meaning together, for each text (one batch for the model). */
   async judge(texts: string[], router: DefaultRouter, agents: readonly AgentProfile[]): Promise<Judgement[]> {
     const spelled = texts.map((t) => router.spelledOut(t));
-    const vectors = await this.encoder.embed(spelled);
+    const vectors = await this.encoder.embed(spelled.map((t) => this.cards.masked(t)));
     return texts.map((text, i) => {
       const words = router.route({ text, multiAgent: false });
       const ranked = this.cards.rank(vectors[i], agents);
