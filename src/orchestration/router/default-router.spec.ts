@@ -289,6 +289,13 @@ describe('DefaultRouter', () => {
     expect(route('and in the bedroom', 'lights')).toMatchObject({ agentId: 'lights', refersBack: true });
   });
 
+  it('routes "and" with a command of its own by its words, though a word of it is on the conversation\'s card', () => {
+    // "kitchen" is on the lights' card: as a carrying-on, the request stayed with the lights.
+    expect(route('and play some jazz in the kitchen', 'lights')).toMatchObject({ agentId: 'music' });
+    expect(route('and play some jazz in the kitchen', 'lights').refersBack).toBeUndefined();
+    expect(route('and the kitchen too', 'lights')).toMatchObject({ agentId: 'lights', refersBack: true });
+  });
+
   it('reads two words a card writes as one ("check out" is "checkout")', () => {
     const shop = new DefaultRouter([
       ...AGENTS,
@@ -406,6 +413,14 @@ describe('text analysis', () => {
     expect(["it's freezing in here", 'tell me the headlines'].map(isFragment)).toEqual([false, false]);
     expect(['turn it off', 'what about tomorrow', 'and the kitchen?'].map(refersBack)).toEqual([true, true, true]);
     expect(refersBack('play some jazz')).toBe(false);
+    // "and" joining a command of its own, with what it acts on, is a new request; not with an anaphor.
+    expect(['and set the grill to 120', 'also remind me to ring the school'].map(refersBack)).toEqual([false, false]);
+    expect(['and turn it off', 'and tomorrow night?', 'and play jazz', 'and the day after'].map(refersBack)).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
   });
 
   it('tells a request of its own from one that leans on the conversation', () => {

@@ -183,9 +183,32 @@ export function standsAlone(text: string): boolean {
   return all.length >= STANDS_ALONE_WORDS && !refersBack(text) && !all.some((w) => PERSONS.has(w));
 }
 
+/**
+ * Verbs a request opens with when it asks for something new ("turn", "set", "shut", "remind"): the
+ * generic ones (GENERIC_TERMS) and those of the home's devices and errands.
+ */
+const COMMANDS = new Set(
+  (
+    'cancel search pay order add remove check set start stop open close update change call send read turn put ' +
+    'take keep buy switch shut lock unlock dim brighten raise lower play pause resume skip record remind text ' +
+    'phone ring book run make show tell let give get find arm disarm mute unmute preheat heat cool warm boil ' +
+    'feed water schedule note message email'
+  ).split(' '),
+);
+
+/**
+ * "and" and "also" that only join a new request to the conversation ("and *set* the grill to 120",
+ * "and *shut* the chooks in"): what follows opens with a command of its own, and goes on to say
+ * what it acts on. Not "and the bedroom?", "and tomorrow night?", "and *turn* it off" (an anaphor).
+ */
+function joinsANewRequest(text: string): boolean {
+  const all = words(text);
+  return /^(?:and|also)$/.test(all[0] ?? '') && COMMANDS.has(all[1] ?? '') && all.length >= 4;
+}
+
 /** Does the text refer back to something earlier in the conversation? */
 export function refersBack(text: string): boolean {
-  return ELLIPSIS.test(text) || words(text).some((w) => ANAPHORS.has(w));
+  return (ELLIPSIS.test(text) && !joinsANewRequest(text)) || words(text).some((w) => ANAPHORS.has(w));
 }
 
 /**

@@ -239,7 +239,9 @@ describe('the built-in router with meaning (sentence embeddings, real model)', (
     const seat = await route('book me a seat on it', 'weather');
     expect(seat).toMatchObject({ agentId: '', outOfScope: 'booking', candidates: [] });
     expect(seat.reasoning).toMatch(/the request asks for booking, which weather's card does not offer$/);
-    expect(await route('and ring my mum', 'music')).toMatchObject({ agentId: '', outOfScope: 'calling' });
+    expect(await route('and ring them', 'music')).toMatchObject({ agentId: '', outOfScope: 'calling' });
+    // Joined by "and", a request of its own is out of scope by its domain, not kept with the music.
+    expect(await route('and ring my mum', 'music')).toMatchObject({ agentId: '', outOfScope: 'communication' });
   });
 
   it('does not let one card word beside words no card has decide without the meaning', async () => {
