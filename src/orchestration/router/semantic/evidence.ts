@@ -70,8 +70,6 @@ export interface Judgement {
   domainAgent?: string;
   /** …and how close (cosine) the nearest everyday request is. */
   domainSimilarity: number;
-  /** Only the everyday domain pointed to the agent: neither the card words nor the closest card did. */
-  domainOnly: boolean;
   /** The agent the card words alone would choose, if they chose one. */
   wordsAgent?: string;
   confidence: number;
@@ -184,7 +182,6 @@ export class Evidence {
         standing: new Map(ranked.map((r) => [r.id, r.standing])),
         domainAgent: byDomain > 0 ? domain?.agentId : undefined,
         domainSimilarity: domain?.similarity ?? 0,
-        domainOnly: agentId !== undefined && agentId !== words.agentId && agentId !== best?.id,
         wordsAgent: words.agentId || undefined,
         confidence,
         candidates: merge(

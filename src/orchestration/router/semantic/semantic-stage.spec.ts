@@ -82,6 +82,12 @@ describe('the built-in router with meaning (sentence embeddings, real model)', (
     expect(routing.parts).toEqual({ home: 'turn on the porch lights', weather: 'do I need an umbrella' });
   });
 
+  it('keeps a word of a list with the clause before it, when that is the clause asked about', async () => {
+    const routing = await route('play some jazz and order us fish and chips');
+    expect(routing).toMatchObject({ agentId: 'music', parts: { music: 'play some jazz' } });
+    expect(routing.unplaced?.map((u) => u.text)).toEqual(['order us fish and chips']);
+  });
+
   it('keeps a short follow-up with the conversation, and asks about what no card is near', async () => {
     expect((await route('louder', 'music')).agentId).not.toBe('home');
     const outOfScope = await route('call mom');

@@ -162,11 +162,18 @@ export class SemanticStage {
     /** Context clauses waiting for the next placed clause (none placed before them). */
     let context: { text: string; candidates: string[] }[] = [];
     let last: string | undefined;
+    /** Whether the clause before this one was left unplaced. */
+    let afterUnplaced = false;
     judged.forEach((judgement, i) => {
       const part = parts[i];
       // A fragment of one word ("play jazz and *blues*") belongs to the clause before it, unless
-      // its word or a card says where it goes (the domain of a single word says little).
-      let agentId = isFragment(part) && last && (!judgement.agentId || judgement.domainOnly) ? last : judgement.agentId;
+      // its word says where it goes (what a single word means, its domain or the card it is
+      // nearest, says little) - to the clause before it even when that was left unplaced ("order
+      // us fish and *chips*": not the shop's by the meaning of "chips").
+      const joins = isFragment(part) && (!judgement.agentId || judgement.agentId !== judgement.wordsAgent);
+      if (joins && afterUnplaced) return void (unplaced[unplaced.length - 1].text += ` and ${part}`);
+      afterUnplaced = false;
+      let agentId = joins && last ? last : judgement.agentId;
       // A clause no agent is clear for that only gives context goes with the request beside it.
       // (Its meaning cannot tell "I'm heading up to bed" from "we're out of milk": everyday
       // requests near either are as near. The agent gets the whole text, context included.)
@@ -182,6 +189,7 @@ export class SemanticStage {
         if (isFragment(part)) return;
         unplaced.push({ text: part, candidates: judgement.candidates });
         loose.push(judgement);
+        afterUnplaced = true;
         return;
       }
       const entry = chosen.get(agentId) ?? { text: [], confidence: 1 };
