@@ -4,6 +4,7 @@ import { DefaultRouter } from './default-router';
 import {
   isFragment,
   leavesOutItsThing,
+  properNames,
   refersBack,
   standsAlone,
   stem,
@@ -289,6 +290,20 @@ describe('DefaultRouter', () => {
     expect(route('and in the bedroom', 'lights')).toMatchObject({ agentId: 'lights', refersBack: true });
   });
 
+  it("takes a name only one card has, written as a name, as that card's (a thin card's pet, not a fan's mode)", () => {
+    const farm = new DefaultRouter([
+      agent('collar', 'Halo Collar', 'Halo Collar on Floss, the border collie: live GPS location and virtual fences.'),
+      agent('fan', 'Dyson', 'Purifier fan: set it to Auto or Night mode, and the heat up or down.', ['fan', 'heat']),
+      agent('tv', 'TV', 'The big TV in the lounge', ['tv', 'channel']),
+    ]);
+    expect(farm.route({ text: "where's Floss", multiAgent: true })).toMatchObject({ agentId: 'collar' });
+    expect(farm.route({ text: "where's Floss", multiAgent: true }).confidence).toBeGreaterThanOrEqual(0.7);
+    // Not written as a name, "floss" is a word like any other on the line: weak evidence.
+    expect(farm.route({ text: 'we need floss', multiAgent: true }).confidence).toBeLessThan(0.7);
+    // The fan's mode "Auto" is a name on its card, but not in a request that writes it in lower case.
+    expect(farm.route({ text: 'put the tv on auto', multiAgent: true }).agentId).toBe('tv');
+  });
+
   it('routes "and" with a command of its own by its words, though a word of it is on the conversation\'s card', () => {
     // "kitchen" is on the lights' card: as a carrying-on, the request stayed with the lights.
     expect(route('and play some jazz in the kitchen', 'lights')).toMatchObject({ agentId: 'music' });
@@ -421,6 +436,14 @@ describe('text analysis', () => {
       true,
       true,
     ]);
+  });
+
+  it('finds the names in a line: capitalised alone inside a sentence, not titles, days or camel case', () => {
+    expect(properNames("Halo Collar on Floss, the border collie. Jaylen's trips in the Civic.")).toEqual([
+      'Floss',
+      'Civic',
+    ]);
+    expect(properNames('Turn on Keep Warm, watch Country Calendar on Friday with AccuWeather')).toEqual([]);
   });
 
   it('tells a request of its own from one that leans on the conversation', () => {

@@ -8,6 +8,7 @@ import {
   isGenericVerb,
   isOrder,
   isQuantity,
+  properNames,
   refersBack,
   saysWhat,
   stem,
@@ -83,6 +84,11 @@ export class DefaultRouter {
    * are the topic's ("trains" is not named by "book a *train* ticket").
    */
   private readonly nameTerms: Set<string>[];
+  /**
+   * The names only one card has (namesOfOneCard), with that card and what the name counts for it
+   * when the request writes it as a name too: a tag's weight.
+   */
+  private readonly ownNames = new Map<string, { agent: number; weight: number }>();
   private readonly typos: TypoCorrector;
   /** The words the cards spell each term with ("weath" → "weather"), to write a corrected request out. */
   private readonly spellings = new Spellings();
@@ -116,6 +122,9 @@ export class DefaultRouter {
     });
     // Weight × idf once, so a decision only adds.
     const n = this.ids.length;
+    namesOfOneCard(agents).forEach((names, agent) => {
+      for (const term of names) this.ownNames.set(term, { agent, weight: FIELD_WEIGHTS.tag * Math.log(1 + n) });
+    });
     for (const list of this.postings.values()) {
       const idf = Math.log(1 + n / list.length);
       for (const posting of list) posting.weight *= idf;
@@ -293,6 +302,17 @@ export class DefaultRouter {
     };
   }
 
+  /** The names (properNames) the text writes that only one card has (ownNames), by term. */
+  private ownNamesIn(text: string): Map<string, { agent: number; weight: number }> {
+    const found = new Map<string, { agent: number; weight: number }>();
+    if (!this.ownNames.size) return found;
+    for (const term of properNames(text).flatMap((name) => terms(name))) {
+      const own = this.ownNames.get(term);
+      if (own) found.set(term, own);
+    }
+    return found;
+  }
+
   private rank(request: string): Ranking {
     // What the request quotes is what is said, not what is asked (unquoted).
     const text = unquoted(request);
@@ -319,10 +339,13 @@ export class DefaultRouter {
     const queryTerms = [...weighted.keys()];
     // Generic words and those saying how many ("add *two* mugs") are no evidence of what is asked.
     const specificTerms = queryTerms.filter((t) => !GENERIC_TERMS.has(t) && !isQuantity(t));
+    // A name the request writes as one, that only one card has, says which card ("where's *Floss*").
+    const names = this.ownNamesIn(text);
     for (const [term, factor] of weighted) {
+      const own = names.get(term);
       for (const { agent, weight } of this.postings.get(term) ?? []) {
         if (scores[agent] === 0) touched.push(agent);
-        scores[agent] += weight * factor;
+        scores[agent] += (own?.agent === agent ? Math.max(weight, own.weight) : weight) * factor;
       }
     }
     // A card that has a word saying what is asked comes before one that has only generic words
@@ -356,7 +379,8 @@ export class DefaultRouter {
     const matched = matchedTerms.length;
     const matchedWhat = matchedTerms.filter((t) => !isOrder(t)).length;
     if (!matched) confidence = Math.min(confidence, GENERIC_ONLY_CEILING);
-    const strong = matched > 0 && specificTerms.some((t) => this.strongTerms[top].has(t));
+    const strong =
+      matched > 0 && specificTerms.some((t) => this.strongTerms[top].has(t) || names.get(t)?.agent === top);
     const named = specificTerms.some((t) => this.nameTerms[top].has(t));
     const other = [...what].filter((t) => !onCard(t)).length;
     const actions = queryTerms.filter(isGenericAction);
@@ -380,6 +404,21 @@ export class DefaultRouter {
       partOfTags,
     };
   }
+}
+
+/**
+ * For each card, the names (properNames) in its lines that no other card has, as terms: what a
+ * thin card's one line is about ("Halo Collar on *Floss*, the border collie") says which card
+ * as a tag would, though the line counts as a description.
+ */
+function namesOfOneCard(agents: readonly AgentProfile[]): Set<string>[] {
+  const names = agents.map((agent) => {
+    const lines = [agent.description, ...agent.skills.flatMap((s) => [s.description, ...s.examples])];
+    return new Set(lines.flatMap((line) => properNames(line).flatMap((name) => terms(name))));
+  });
+  const cards = new Map<string, number>();
+  for (const own of names) for (const term of own) cards.set(term, (cards.get(term) ?? 0) + 1);
+  return names.map((own) => new Set([...own].filter((term) => cards.get(term) === 1)));
 }
 
 function round(value: number): number {

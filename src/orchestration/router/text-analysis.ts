@@ -206,6 +206,33 @@ function joinsANewRequest(text: string): boolean {
   return /^(?:and|also)$/.test(all[0] ?? '') && COMMANDS.has(all[1] ?? '') && all.length >= 4;
 }
 
+/** Words English writes with a capital that name no thing of a card's ("on *Friday*"). */
+const CALENDAR_WORDS = new Set(
+  (
+    'monday tuesday wednesday thursday friday saturday sunday january february march april may june july ' +
+    'august september october november december'
+  ).split(' '),
+);
+
+/**
+ * Names in a line: a word written with a capital inside a sentence, alone ("on *Floss*, the border
+ * collie", "Jaylen's trips in the *Civic*") - not the first of a sentence, nor a word of a title
+ * ("Keep Warm", "Country Calendar": a feature or a show, whose words are common ones), nor one
+ * written in camel case ("AccuWeather"), nor a day or a month.
+ */
+export function properNames(line: string): string[] {
+  const tokens = line.split(/\s+/).filter(Boolean);
+  const capital = (t: string | undefined) => t !== undefined && /^[("'“‘]?\p{Lu}/u.test(t);
+  const names: string[] = [];
+  tokens.forEach((token, i) => {
+    const opening = i === 0 || /[.!?:;]["')”’]?$/.test(tokens[i - 1]);
+    if (opening || !capital(token) || capital(tokens[i - 1]) || capital(tokens[i + 1])) return;
+    const word = token.replace(/^[("'“‘]+|(?:['’]s)?[)"'”’.,!?:;]*$/gu, '');
+    if (/^\p{Lu}\p{Ll}{2,}$/u.test(word) && !CALENDAR_WORDS.has(word.toLowerCase())) names.push(word);
+  });
+  return names;
+}
+
 /** Does the text refer back to something earlier in the conversation? */
 export function refersBack(text: string): boolean {
   return (ELLIPSIS.test(text) && !joinsANewRequest(text)) || words(text).some((w) => ANAPHORS.has(w));
