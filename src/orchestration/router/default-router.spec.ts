@@ -461,6 +461,11 @@ describe('text analysis', () => {
       'play jazz',
       'close the blinds',
     ]);
+    // "nice and" says how: one clause.
+    expect(clauses('make the bedroom nice and toasty before bed and play jazz')).toEqual([
+      'make the bedroom nice and toasty before bed',
+      'play jazz',
+    ]);
   });
 
   it('keeps a clause that only says how much, how long or when with its neighbour', () => {
