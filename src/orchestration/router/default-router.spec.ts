@@ -302,6 +302,14 @@ describe('DefaultRouter', () => {
     expect(farm.route({ text: 'we need floss', multiAgent: true }).confidence).toBeLessThan(0.7);
     // The fan's mode "Auto" is a name on its card, but not in a request that writes it in lower case.
     expect(farm.route({ text: 'put the tv on auto', multiAgent: true }).agentId).toBe('tv');
+    // A show's title is a name of the player's, though a word of it is another card's tag.
+    const evening = new DefaultRouter([
+      agent('player', 'TVNZ+', 'Shows on demand: Country Calendar, Fair Go and more.'),
+      agent('diary', 'Diary', 'Your family calendar', ['calendar', 'appointments']),
+    ]);
+    expect(evening.route({ text: 'put Country Calendar on', multiAgent: true })).toMatchObject({ agentId: 'player' });
+    expect(evening.route({ text: 'put Country Calendar on', multiAgent: true }).confidence).toBeGreaterThan(0.7);
+    expect(evening.route({ text: "what's on the calendar", multiAgent: true }).agentId).toBe('diary');
   });
 
   it('routes "and" with a command of its own by its words, though a word of it is on the conversation\'s card', () => {
@@ -438,12 +446,17 @@ describe('text analysis', () => {
     ]);
   });
 
-  it('finds the names in a line: capitalised alone inside a sentence, not titles, days or camel case', () => {
+  it('finds the names in a line: words capitalised inside a sentence, alone or in a run', () => {
     expect(properNames("Halo Collar on Floss, the border collie. Jaylen's trips in the Civic.")).toEqual([
+      'Collar',
       'Floss',
       'Civic',
     ]);
-    expect(properNames('Turn on Keep Warm, watch Country Calendar on Friday with AccuWeather')).toEqual([]);
+    expect(properNames('Turn on Keep Warm, watch Country Calendar on Friday. I said TVNZ 1')).toEqual([
+      'Keep Warm',
+      'Country Calendar',
+      'TVNZ',
+    ]);
   });
 
   it('tells a request of its own from one that leans on the conversation', () => {

@@ -84,11 +84,9 @@ export class DefaultRouter {
    * are the topic's ("trains" is not named by "book a *train* ticket").
    */
   private readonly nameTerms: Set<string>[];
-  /**
-   * The names only one card has (namesOfOneCard), with that card and what the name counts for it
-   * when the request writes it as a name too: a tag's weight.
-   */
-  private readonly ownNames = new Map<string, { agent: number; weight: number }>();
+  /** The names only one card has (namesOfOneCard), with that card; what a name's terms count for it (a tag's weight). */
+  private readonly ownNames: ReadonlyMap<string, number>;
+  private readonly ownNameWeight: number;
   private readonly typos: TypoCorrector;
   /** The words the cards spell each term with ("weath" → "weather"), to write a corrected request out. */
   private readonly spellings = new Spellings();
@@ -122,9 +120,8 @@ export class DefaultRouter {
     });
     // Weight × idf once, so a decision only adds.
     const n = this.ids.length;
-    namesOfOneCard(agents).forEach((names, agent) => {
-      for (const term of names) this.ownNames.set(term, { agent, weight: FIELD_WEIGHTS.tag * Math.log(1 + n) });
-    });
+    this.ownNames = namesOfOneCard(agents);
+    this.ownNameWeight = FIELD_WEIGHTS.tag * Math.log(1 + n);
     for (const list of this.postings.values()) {
       const idf = Math.log(1 + n / list.length);
       for (const posting of list) posting.weight *= idf;
@@ -302,13 +299,13 @@ export class DefaultRouter {
     };
   }
 
-  /** The names (properNames) the text writes that only one card has (ownNames), by term. */
+  /** The terms of the names (properNames) the text writes that only one card has (ownNames), with that card. */
   private ownNamesIn(text: string): Map<string, { agent: number; weight: number }> {
     const found = new Map<string, { agent: number; weight: number }>();
     if (!this.ownNames.size) return found;
-    for (const term of properNames(text).flatMap((name) => terms(name))) {
-      const own = this.ownNames.get(term);
-      if (own) found.set(term, own);
+    for (const name of properNames(text)) {
+      const agent = this.ownNames.get(name);
+      if (agent !== undefined) for (const term of terms(name)) found.set(term, { agent, weight: this.ownNameWeight });
     }
     return found;
   }
@@ -407,18 +404,19 @@ export class DefaultRouter {
 }
 
 /**
- * For each card, the names (properNames) in its lines that no other card has, as terms: what a
- * thin card's one line is about ("Halo Collar on *Floss*, the border collie") says which card
- * as a tag would, though the line counts as a description.
+ * The names (properNames) in the cards' lines that only one card has, with that card: what a thin
+ * card's one line is about ("Halo Collar on *Floss*, the border collie"), a show it plays ("*Fair
+ * Go*"), said as a name, says which card as a tag would, though the line counts as a description.
  */
-function namesOfOneCard(agents: readonly AgentProfile[]): Set<string>[] {
-  const names = agents.map((agent) => {
-    const lines = [agent.description, ...agent.skills.flatMap((s) => [s.description, ...s.examples])];
-    return new Set(lines.flatMap((line) => properNames(line).flatMap((name) => terms(name))));
-  });
+function namesOfOneCard(agents: readonly AgentProfile[]): Map<string, number> {
   const cards = new Map<string, number>();
-  for (const own of names) for (const term of own) cards.set(term, (cards.get(term) ?? 0) + 1);
-  return names.map((own) => new Set([...own].filter((term) => cards.get(term) === 1)));
+  agents.forEach((agent, index) => {
+    const lines = [agent.description, ...agent.skills.flatMap((s) => [s.description, ...s.examples])];
+    for (const name of new Set(lines.flatMap((line) => properNames(line)))) {
+      cards.set(name, cards.has(name) ? -1 : index);
+    }
+  });
+  return new Map([...cards].filter(([, index]) => index >= 0));
 }
 
 function round(value: number): number {

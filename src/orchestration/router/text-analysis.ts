@@ -215,21 +215,31 @@ const CALENDAR_WORDS = new Set(
 );
 
 /**
- * Names in a line: a word written with a capital inside a sentence, alone ("on *Floss*, the border
- * collie", "Jaylen's trips in the *Civic*") - not the first of a sentence, nor a word of a title
- * ("Keep Warm", "Country Calendar": a feature or a show, whose words are common ones), nor one
- * written in camel case ("AccuWeather"), nor a day or a month.
+ * Names in a line: words written with a capital inside a sentence, alone or in a run ("on *Floss*,
+ * the border collie", "the *Civic*", "watch *Fair Go*", "turn on *Keep Warm*") - not the first word
+ * of a sentence (its capital says where it is), nor a day or a month alone, nor a word of one letter.
  */
 export function properNames(line: string): string[] {
-  const tokens = line.split(/\s+/).filter(Boolean);
-  const capital = (t: string | undefined) => t !== undefined && /^[("'“‘]?\p{Lu}/u.test(t);
   const names: string[] = [];
+  let run: string[] = [];
+  let opens = false;
+  const flush = () => {
+    const said = opens ? run.slice(1) : run;
+    if (said.length > 1 || (said.length === 1 && !CALENDAR_WORDS.has(said[0].toLowerCase()))) {
+      names.push(said.join(' '));
+    }
+    run = [];
+  };
+  const tokens = line.split(/\s+/).filter(Boolean);
   tokens.forEach((token, i) => {
-    const opening = i === 0 || /[.!?:;]["')”’]?$/.test(tokens[i - 1]);
-    if (opening || !capital(token) || capital(tokens[i - 1]) || capital(tokens[i + 1])) return;
     const word = token.replace(/^[("'“‘]+|(?:['’]s)?[)"'”’.,!?:;]*$/gu, '');
-    if (/^\p{Lu}\p{Ll}{2,}$/u.test(word) && !CALENDAR_WORDS.has(word.toLowerCase())) names.push(word);
+    if (!/^\p{Lu}[\p{L}\p{N}'’-]+$/u.test(word)) return flush();
+    if (!run.length) opens = i === 0 || /[.!?]["')”’]?$/.test(tokens[i - 1]);
+    run.push(word);
+    // Punctuation after a word ends the name ("Floss, the border collie").
+    if (word !== token.replace(/^[("'“‘]+/u, '')) flush();
   });
+  flush();
   return names;
 }
 
