@@ -221,6 +221,18 @@ describe('actions a card must offer', () => {
     expect(withOfferedActions(rides, pill, routed('meds'), 0.7)).toMatchObject({ agentId: '', outOfScope: 'buying' });
   });
 
+  it('takes an agent named by a word of a name written as one as named ("order from Skip": SkipTheDishes)', () => {
+    const dinner = new DefaultRouter([
+      agent('skip', 'SkipTheDishes', "Canada's favourite way to order in. Local restaurants, delivered fast."),
+      agent('tunes', 'JioSaavn', 'Bollywood and Punjabi hits'),
+    ]);
+    const order = { text: 'order butter chicken from Skip', multiAgent: true };
+    expect(withOfferedActions(dinner, order, routed('skip'), 0.7)).toEqual(routed('skip'));
+    // Not named, the card still does not offer butter chicken.
+    const plain = { text: 'order butter chicken', multiAgent: true };
+    expect(withOfferedActions(dinner, plain, routed('skip'), 0.7)).toMatchObject({ agentId: '', outOfScope: 'buying' });
+  });
+
   it('gives the part of a split request its agent does not offer to the only card offering it for that thing', () => {
     const rides = new DefaultRouter([
       agent('cabs', 'Cabs', 'Request a ride and check where your driver is.'),

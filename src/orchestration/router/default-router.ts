@@ -1,6 +1,6 @@
 import type { AgentProfile } from '../../a2a/agent-profile';
 import { ClauseVerdict, routeClauses } from './clause-routing';
-import { nameOf, namesDeliberately } from './naming';
+import { nameOf, namesDeliberately, nameWithItsParts } from './naming';
 import {
   adjustsOnly,
   GENERIC_TERMS,
@@ -95,7 +95,7 @@ export class DefaultRouter {
     this.ids = agents.map((a) => a.id);
     this.strongTerms = agents.map(() => new Set<string>());
     this.tagParts = new TagParts(agents);
-    this.nameTerms = agents.map((agent) => new Set(terms(agent.name)));
+    this.nameTerms = agents.map((agent) => new Set(terms(nameWithItsParts(agent.name))));
     agents.forEach((agent, index) => {
       const weights = new Map<string, number>();
       const add = (text: string, weight: number, strong: boolean) => {

@@ -33,3 +33,15 @@ export function namesDeliberately(name: ReadonlySet<string>, text: string): bool
 export function nameOf(agent: AgentProfile): string {
   return `${agent.name} ${agent.id.replace(/-/g, ' ')}`;
 }
+
+/**
+ * An agent's name with the words of a name written as one ("SkipTheDishes" → "Skip The Dishes",
+ * "JioSaavn" → "Jio Saavn"): people call it by one of them ("order from *Skip*").
+ */
+export function nameWithItsParts(name: string): string {
+  const parts = name
+    .split(/\s+/)
+    .filter((word) => /\p{Ll}\p{Lu}|\p{L}\p{N}/u.test(word))
+    .flatMap((word) => word.match(/\p{Lu}?\p{Ll}+|\p{Lu}+(?!\p{Ll})|\p{N}+/gu) ?? []);
+  return parts.length ? `${name} ${parts.join(' ')}` : name;
+}
