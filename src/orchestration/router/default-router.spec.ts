@@ -452,7 +452,7 @@ describe('text analysis', () => {
       'Floss',
       'Civic',
     ]);
-    expect(properNames('Turn on Keep Warm, watch Country Calendar on Friday. I said TVNZ 1')).toEqual([
+    expect(properNames("Turn on Keep Warm, watch Country Calendar on Friday. I said I'd like TVNZ 1")).toEqual([
       'Keep Warm',
       'Country Calendar',
       'TVNZ',

@@ -217,7 +217,7 @@ const CALENDAR_WORDS = new Set(
 /**
  * Names in a line: words written with a capital inside a sentence, alone or in a run ("on *Floss*,
  * the border collie", "the *Civic*", "watch *Fair Go*", "turn on *Keep Warm*") - not the first word
- * of a sentence (its capital says where it is), nor a day or a month alone, nor a word of one letter.
+ * of a sentence (its capital says where it is), nor a day or a month alone, nor "I" ("I'd", "I'm").
  */
 export function properNames(line: string): string[] {
   const names: string[] = [];
@@ -233,7 +233,7 @@ export function properNames(line: string): string[] {
   const tokens = line.split(/\s+/).filter(Boolean);
   tokens.forEach((token, i) => {
     const word = token.replace(/^[("'“‘]+|(?:['’]s)?[)"'”’.,!?:;]*$/gu, '');
-    if (!/^\p{Lu}[\p{L}\p{N}'’-]+$/u.test(word)) return flush();
+    if (!/^\p{Lu}[\p{L}\p{N}'’-]+$/u.test(word) || /^I['’]/.test(word)) return flush();
     if (!run.length) opens = i === 0 || /[.!?]["')”’]?$/.test(tokens[i - 1]);
     run.push(word);
     // Punctuation after a word ends the name ("Floss, the border collie").
