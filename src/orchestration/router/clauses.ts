@@ -76,7 +76,7 @@ function actsOnWhatWasNamed(clause: string, before: string): boolean {
 
 /**
  * Cuts a request into clauses at conjunctions and punctuation: "lights on and play jazz" → 2 (not
- * the "and" of "nice and warm", which says how warm). A
+ * the "and" of "nice and warm", which says how warm, nor the full stops of initials, "D.C."). A
  * clause that only says how much, how long or when, or only steers the conversation, belongs to
  * the clause before it (the one after it, first): "start a timer for the cake, 40 minutes" and
  * "never mind, just unlock the door" are one intent each, not two. So does one that only acts on
@@ -84,7 +84,9 @@ function actsOnWhatWasNamed(clause: string, before: string): boolean {
  */
 export function clauses(text: string): string[] {
   const parts = text
-    .split(/[,;.!?]+|\b(?:and then|and also|(?<!\b(?:nice|lovely) )and|then|also|plus|as well as)\b/i)
+    .split(
+      /[,;!?]+|(?<!\b\p{L})\.+(?=\s|$)|\b(?:and then|and also|(?<!\b(?:nice|lovely) )and|then|also|plus|as well as)\b/iu,
+    )
     .map((c) => c.trim())
     .filter((c) => words(c).length > 0);
   const merged: string[] = [];

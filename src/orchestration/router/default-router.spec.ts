@@ -474,6 +474,9 @@ describe('text analysis', () => {
       'play jazz',
       'close the blinds',
     ]);
+    // The full stops of initials cut nothing; a full stop that ends a sentence does.
+    expect(clauses('play Fontaines D.C. on SoundCloud')).toEqual(['play Fontaines D.C. on SoundCloud']);
+    expect(clauses('turn off the lights. play jazz')).toEqual(['turn off the lights', 'play jazz']);
     // "nice and" says how: one clause.
     expect(clauses('make the bedroom nice and toasty before bed and play jazz')).toEqual([
       'make the bedroom nice and toasty before bed',
