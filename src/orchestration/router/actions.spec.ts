@@ -228,6 +228,12 @@ describe('actions a card must offer', () => {
     ]);
     const order = { text: 'order butter chicken from Skip', multiAgent: true };
     expect(withOfferedActions(dinner, order, routed('skip'), 0.7)).toEqual(routed('skip'));
+    // A name with a word that is no term in it ("Just Eat") is named whole.
+    const takeaway = new DefaultRouter([
+      agent('justeat', 'Just Eat', "Ireland's favourite way to order takeaway, delivered to your door."),
+    ]);
+    const spice = { text: 'order a spice bag from Just Eat', multiAgent: true };
+    expect(withOfferedActions(takeaway, spice, routed('justeat'), 0.7)).toEqual(routed('justeat'));
     // Not named, the card still does not offer butter chicken.
     const plain = { text: 'order butter chicken', multiAgent: true };
     expect(withOfferedActions(dinner, plain, routed('skip'), 0.7)).toMatchObject({ agentId: '', outOfScope: 'buying' });

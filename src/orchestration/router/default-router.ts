@@ -84,6 +84,8 @@ export class DefaultRouter {
    * are the topic's ("trains" is not named by "book a *train* ticket").
    */
   private readonly nameTerms: Set<string>[];
+  /** The words of each agent's name as written, stopwords too ("just" of "Just Eat"). */
+  private readonly nameWords: Set<string>[];
   /** The names only one card has (namesOfOneCard), with that card; what a name's terms count for it (a tag's weight). */
   private readonly ownNames: ReadonlyMap<string, number>;
   private readonly ownNameWeight: number;
@@ -96,6 +98,7 @@ export class DefaultRouter {
     this.strongTerms = agents.map(() => new Set<string>());
     this.tagParts = new TagParts(agents);
     this.nameTerms = agents.map((agent) => new Set(terms(nameWithItsParts(agent.name))));
+    this.nameWords = agents.map((agent) => new Set(words(nameWithItsParts(agent.name))));
     agents.forEach((agent, index) => {
       const weights = new Map<string, number>();
       const add = (text: string, weight: number, strong: boolean) => {
@@ -180,8 +183,8 @@ export class DefaultRouter {
 
   /** Whether the text names the agent deliberately (`namesDeliberately`). */
   names(agentId: string, text: string): boolean {
-    const name = this.nameTerms[this.ids.indexOf(agentId)];
-    return name !== undefined && namesDeliberately(name, text);
+    const index = this.ids.indexOf(agentId);
+    return index >= 0 && namesDeliberately(this.nameTerms[index], text, this.nameWords[index]);
   }
 
   /** Whether a phrase is all words of an agent's name, not generic ones ("an *Uber*", "*Spotify*"). */

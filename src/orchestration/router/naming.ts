@@ -14,7 +14,7 @@ const NAME_DETERMINERS = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'its', 
  * *through Rail Departures*", "*ask* the wiki" - not as what the request is about ("book a
  * *train* ticket" does not name an agent called Trains).
  */
-export function namesDeliberately(name: ReadonlySet<string>, text: string): boolean {
+export function namesDeliberately(name: ReadonlySet<string>, text: string, nameWords?: ReadonlySet<string>): boolean {
   const all = words(text);
   const inName = (word: string) => {
     const term = stem(word);
@@ -22,9 +22,10 @@ export function namesDeliberately(name: ReadonlySet<string>, text: string): bool
   };
   return all.some((word, i) => {
     if (!inName(word)) return false;
-    // Back over the name's other words and any determiner to what introduces it.
+    // Back over the name's other words - "Just" of "Just Eat" too, though it is no term - and any
+    // determiner to what introduces it.
     let at = i - 1;
-    while (at >= 0 && (inName(all[at]) || NAME_DETERMINERS.has(all[at]))) at--;
+    while (at >= 0 && (inName(all[at]) || nameWords?.has(all[at]) || NAME_DETERMINERS.has(all[at]))) at--;
     return at >= 0 && NAMING.has(all[at]);
   });
 }
