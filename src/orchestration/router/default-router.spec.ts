@@ -283,6 +283,15 @@ describe('DefaultRouter', () => {
     );
     // With no conversation, the card's word decides.
     expect(home.route({ text: 'pause it', multiAgent: true }).agentId).toBe('tv');
+    // "a bit hotter" after the mug adjusts the mug, though "hot" is the heating's word.
+    const desk = new DefaultRouter([
+      agent('mug', 'Ember', 'The mug keeps your coffee at the temperature you set', ['mug', 'coffee']),
+      agent('heating', 'Climote', 'Gas heating and hot water', ['heating', 'hot water', 'boost']),
+    ]);
+    expect(desk.route({ text: 'a bit hotter', previousAgentId: 'mug', multiAgent: true })).toMatchObject({
+      agentId: 'mug',
+      adjusts: true,
+    });
   });
 
   it('takes up what carries on from the conversation ("what about saturday") as a follow-up', () => {

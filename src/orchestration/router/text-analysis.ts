@@ -319,11 +319,11 @@ export function opensAStatement(word: string): boolean {
   return STATEMENT_OPENINGS.has(word);
 }
 
-/** Words that change how what is going on goes - its volume, its place, its pace - and name nothing. */
+/** Words that change how what is going on goes - its volume, its place, its pace, its heat or light - and name nothing. */
 const ADJUSTMENTS = new Set(
   (
     'louder quieter softer lower higher up down pause resume unpause stop skip next previous back again more less ' +
-    'mute unmute faster slower'
+    'mute unmute faster slower hotter colder warmer cooler brighter dimmer'
   ).split(' '),
 );
 /**
