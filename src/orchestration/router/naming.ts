@@ -10,11 +10,11 @@ const NAME_DETERMINERS = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'its', 
 
 /**
  * Whether the text names an agent deliberately: a word of its name (`name`: the name's terms,
- * stemmed) as the place or the helper of the request - "put it *on the calendar*", "book it
- * *through Rail Departures*", "*ask* the wiki" - not as what the request is about ("book a
- * *train* ticket" does not name an agent called Trains).
+ * stemmed; `nameWords`: its words as written, stopwords too) as the place or the helper of the
+ * request - "put it *on the calendar*", "book it *through Rail Departures*", "*ask* the wiki" - not
+ * as what the request is about ("book a *train* ticket" does not name an agent called Trains).
  */
-export function namesDeliberately(name: ReadonlySet<string>, text: string, nameWords?: ReadonlySet<string>): boolean {
+export function namesDeliberately(name: ReadonlySet<string>, text: string, nameWords: ReadonlySet<string>): boolean {
   const all = words(text);
   const inName = (word: string) => {
     const term = stem(word);
@@ -25,7 +25,7 @@ export function namesDeliberately(name: ReadonlySet<string>, text: string, nameW
     // Back over the name's other words - "Just" of "Just Eat" too, though it is no term - and any
     // determiner to what introduces it.
     let at = i - 1;
-    while (at >= 0 && (inName(all[at]) || nameWords?.has(all[at]) || NAME_DETERMINERS.has(all[at]))) at--;
+    while (at >= 0 && (inName(all[at]) || nameWords.has(all[at]) || NAME_DETERMINERS.has(all[at]))) at--;
     return at >= 0 && NAMING.has(all[at]);
   });
 }

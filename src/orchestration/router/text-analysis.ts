@@ -184,15 +184,14 @@ export function standsAlone(text: string): boolean {
 }
 
 /**
- * Verbs a request opens with when it asks for something new ("turn", "set", "shut", "remind"): the
- * generic ones (GENERIC_TERMS) and those of the home's devices and errands.
+ * Verbs a request opens with when it asks for something new, besides the generic ones
+ * (isGenericVerb: "turn", "set", "open"): those of the home's devices and errands.
  */
 const COMMANDS = new Set(
   (
-    'cancel search pay order add remove check set start stop open close update change call send read turn put ' +
-    'take keep buy switch shut lock unlock dim brighten raise lower play pause resume skip record remind text ' +
-    'phone ring book run make show tell let give get find arm disarm mute unmute preheat heat cool warm boil ' +
-    'feed water schedule note message email'
+    'switch shut lock unlock dim brighten raise lower play pause resume skip record remind text phone ring book ' +
+    'run make show tell let give get find arm disarm mute unmute preheat heat cool warm boil feed water schedule ' +
+    'note message email'
   ).split(' '),
 );
 
@@ -203,7 +202,8 @@ const COMMANDS = new Set(
  */
 function joinsANewRequest(text: string): boolean {
   const all = words(text);
-  return /^(?:and|also)$/.test(all[0] ?? '') && COMMANDS.has(all[1] ?? '') && all.length >= 4;
+  const verb = all[1] ?? '';
+  return /^(?:and|also)$/.test(all[0] ?? '') && (COMMANDS.has(verb) || isGenericVerb(stem(verb))) && all.length >= 4;
 }
 
 /** Words English writes with a capital that name no thing of a card's ("on *Friday*"). */

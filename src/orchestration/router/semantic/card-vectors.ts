@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AgentProfile } from '../../../a2a/agent-profile';
 import { isEnglishWord } from '../common-words';
+import { properNames } from '../text-analysis';
 import { EVERYDAY_REQUESTS } from './everyday-domains';
 import { cosine, SentenceEncoder } from './sentence-encoder';
 
@@ -26,7 +27,7 @@ function wordsOf(agent: AgentProfile): string {
 const SOMEONE = 'someone';
 
 /**
- * Names (capitalised words no English word list has) that the cards of two agents or more use:
+ * Names (properNames' words that no English word list has) that the cards of two agents or more use:
  * a household's people ("Sofia" on the family locator's card, on the smart plugs' for her string
  * lights and on the school's for her grades). Such a name says nothing of which card a request is
  * for, but to the model it is much of a short line ("where's Sofia"): "is it muggy in Jaylen's room"
@@ -36,8 +37,7 @@ const SOMEONE = 'someone';
 function sharedNames(agents: readonly AgentProfile[]): ReadonlySet<string> {
   const users = new Map<string, Set<string>>();
   for (const agent of agents) {
-    const lines = anchorsOf(agent).join(' ');
-    for (const word of lines.match(/\b[A-Z][a-z]+\b/g) ?? []) {
+    for (const word of anchorsOf(agent).flatMap((line) => properNames(line).flatMap((name) => name.split(' ')))) {
       const lower = word.toLowerCase();
       if (isEnglishWord(lower)) continue;
       const cards = users.get(lower) ?? new Set<string>();
