@@ -47,6 +47,25 @@ function tellsOf(clause: string): boolean {
   );
 }
 
+/** Words that make a statement a request: "I *need* a timer for 4 minutes", "we *want* the match on". */
+const WANTING = new Set(['want', 'wanna', 'need', 'like', 'fancy']);
+
+/**
+ * A clause that says how things are ("she's at the door", "there's bangers going off", "Biji says
+ * it's cold down there") - it tells of something (tellsOf) - and neither asks nor wishes for
+ * anything: not a question, nor "I need a timer for 4 minutes", a request said as a statement.
+ */
+function saysHowThingsAre(clause: string): boolean {
+  const all = words(clause);
+  if (clause.trim().endsWith('?') || QUESTION_OPENINGS.has(all[0])) return false;
+  if (['i', 'we'].includes(all[0]) && all.slice(1, 4).some((w) => WANTING.has(w))) return false;
+  return tellsOf(clause);
+}
+
+/** Where a request is cut into clauses: punctuation (not the full stops of initials, "D.C.") or a conjunction. */
+const CONJUNCTION = /\b(?:and then|and also|(?<!\b(?:nice|lovely) )and|then|also|plus|as well as)\b/iu;
+const CUTS = new RegExp(`[,;!?]+|(?<!\\b\\p{L})\\.+(?=\\s|$)|${CONJUNCTION.source}`, 'iu');
+
 /** "can you deal with it" asks for an action, not whether one can be done. */
 function withoutPoliteOpening(all: string[]): string[] {
   return all[1] === 'you' && ['can', 'could', 'would', 'will'].includes(all[0]) ? all.slice(2) : all;
@@ -81,14 +100,16 @@ function actsOnWhatWasNamed(clause: string, before: string): boolean {
  * the clause before it (the one after it, first): "start a timer for the cake, 40 minutes" and
  * "never mind, just unlock the door" are one intent each, not two. So does one that only acts on
  * what the clause before it named (actsOnWhatWasNamed): "Sofia's twinkly lights, turn them on".
+ * Clauses only punctuation parts, one of which says how things are, are one request: the statement
+ * says why, for whom or where ("let my sister in, she's at the door"; "Biji says it's cold down
+ * there, bump her room up"); two requests are joined by a word ("…and put some jazz on").
  */
 export function clauses(text: string): string[] {
   const parts = text
-    .split(
-      /[,;!?]+|(?<!\b\p{L})\.+(?=\s|$)|\b(?:and then|and also|(?<!\b(?:nice|lovely) )and|then|also|plus|as well as)\b/iu,
-    )
+    .split(CUTS)
     .map((c) => c.trim())
     .filter((c) => words(c).length > 0);
+  if (parts.length > 1 && !CONJUNCTION.test(text) && parts.some(saysHowThingsAre)) return [text.trim()];
   const merged: string[] = [];
   let pending: string | undefined;
   for (const part of parts) {

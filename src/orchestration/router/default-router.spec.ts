@@ -533,6 +533,21 @@ describe('text analysis', () => {
     expect(clauses('the dog has been shedding everywhere, can you deal with it')).toHaveLength(1);
   });
 
+  it('keeps a statement of how things are with the request punctuation alone cuts it from', () => {
+    expect(clauses("let my sister in, she's at the door")).toEqual(["let my sister in, she's at the door"]);
+    expect(clauses("keep the cat in tonight, there's bangers going off")).toHaveLength(1);
+    expect(clauses("Biji says it's cold down there, bump her room up")).toHaveLength(1);
+    expect(clauses("where's our food, it's been an hour")).toHaveLength(1);
+    // Two requests are joined by a word; a wish is a request ("I need a timer"), a question asks.
+    expect(clauses("let my sister in and she's at the door")).toHaveLength(2);
+    expect(clauses('pause the music, I need a timer for 4 minutes')).toHaveLength(2);
+    expect(clauses('turn off the lights, is the back door locked')).toHaveLength(2);
+    expect(clauses('turn off the lights, lock the door')).toHaveLength(2);
+    const choice = new DefaultRouter(AGENTS).route({ text: 'play some jazz, my guests are here', multiAgent: true });
+    expect(choice).toMatchObject({ agentId: 'music' });
+    expect(choice.unplaced).toBeUndefined();
+  });
+
   it('tells a request that names only whose thing it asks about', () => {
     expect(["and Dennis's?", "what about Sofia's", "how about James'"].map(leavesOutItsThing)).toEqual([
       true,
