@@ -16,6 +16,30 @@ function discourseOnly(clause: string): boolean {
   return words(clause).every(isDiscourseWord);
 }
 
+/** Words that open a clause saying more of what the clause before asks for ("…, *something* by Ian Rankin"). */
+const ELABORATIONS = new Set([
+  'something',
+  'anything',
+  'somewhere',
+  'anywhere',
+  'preferably',
+  'ideally',
+  'maybe',
+  'perhaps',
+]);
+
+/**
+ * A clause that only adds to the request beside it: what kind of thing it asks for ("I'd like a
+ * book read to me, *something by Ian Rankin*"), or nothing it names at all ("is that the carer at
+ * the door, *let me see*", "*do it now*"). Not a question, nor one that tells ("something's burning").
+ */
+function addsToTheRequest(clause: string): boolean {
+  const all = words(clause);
+  if (clause.trim().endsWith('?') || QUESTION_OPENINGS.has(all[0])) return false;
+  if (ELABORATIONS.has(all[0])) return !/^\s*\p{L}+['’]s\b/u.test(clause) && !['is', 'was', 'has'].includes(all[1]);
+  return all.every((w) => isStopword(w) || !saysWhat(w));
+}
+
 /** Pronouns for what a clause acts on ("turn *them* on", "open up for *him*", "note *that* down"). */
 const OBJECT_PRONOUNS = new Set(['it', 'them', 'him', 'her', 'that', 'this', 'those', 'these']);
 /** Openings of a question, whose "it" is often nobody's ("will *it* be sunny", "how cold is *it*"). */
@@ -96,9 +120,10 @@ function actsOnWhatWasNamed(clause: string, before: string): boolean {
 /**
  * Cuts a request into clauses at conjunctions and punctuation: "lights on and play jazz" → 2 (not
  * the "and" of "nice and warm", which says how warm, nor the full stops of initials, "D.C."). A
- * clause that only says how much, how long or when, or only steers the conversation, belongs to
- * the clause before it (the one after it, first): "start a timer for the cake, 40 minutes" and
- * "never mind, just unlock the door" are one intent each, not two. So does one that only acts on
+ * clause that only says how much, how long or when, only steers the conversation, or only adds to
+ * the request (addsToTheRequest) belongs to the clause before it (the one after it, first): "start
+ * a timer for the cake, 40 minutes", "never mind, just unlock the door" and "play me a book,
+ * something by Ian Rankin" are one intent each, not two. So does one that only acts on
  * what the clause before it named (actsOnWhatWasNamed): "Sofia's twinkly lights, turn them on".
  * Clauses only punctuation parts, one of which says how things are, are one request: the statement
  * says why, for whom or where ("let my sister in, she's at the door"; "Biji says it's cold down
@@ -117,7 +142,7 @@ export function clauses(text: string): string[] {
       merged[merged.length - 1] += `, ${part}`;
       continue;
     }
-    if ((argumentOnly(part) || discourseOnly(part)) && parts.length > 1) {
+    if ((argumentOnly(part) || discourseOnly(part) || addsToTheRequest(part)) && parts.length > 1) {
       if (merged.length) merged[merged.length - 1] += `, ${part}`;
       else pending = pending ? `${pending}, ${part}` : part;
       continue;

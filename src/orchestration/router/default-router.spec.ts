@@ -533,6 +533,17 @@ describe('text analysis', () => {
     expect(clauses('the dog has been shedding everywhere, can you deal with it')).toHaveLength(1);
   });
 
+  it('keeps a clause that only adds to the request - what kind, or nothing named - with it', () => {
+    expect(clauses("I'd like a good book read to me, something by Ian Rankin")).toHaveLength(1);
+    expect(clauses('play some music, maybe something chill')).toHaveLength(1);
+    expect(clauses('is that the carer at the door, let me see')).toHaveLength(1);
+    expect(clauses('show me the back yard and let me see')).toHaveLength(1);
+    // Not a clause that tells ("something's burning"), nor a question.
+    expect(clauses("turn the oven off, something's burning")).toHaveLength(1); // one request with its context
+    expect(clauses('turn the oven off and something is burning')).toHaveLength(2);
+    expect(clauses('play some jazz and what time is it')).toHaveLength(2);
+  });
+
   it('keeps a statement of how things are with the request punctuation alone cuts it from', () => {
     expect(clauses("let my sister in, she's at the door")).toEqual(["let my sister in, she's at the door"]);
     expect(clauses("keep the cat in tonight, there's bangers going off")).toHaveLength(1);
