@@ -533,6 +533,21 @@ describe('text analysis', () => {
     expect(clauses('the dog has been shedding everywhere, can you deal with it')).toHaveLength(1);
   });
 
+  it('reads a word a card writes as two by its parts too ("eAudiobooks": audiobooks)', () => {
+    const router = new DefaultRouter([
+      agent('library', 'Library', 'Borrow eBooks and eAudiobooks for free with your library card'),
+      agent(
+        'tv',
+        'TV box',
+        'Channels, recordings and the TV guide',
+        ['TV', 'channel', 'record'],
+        ['play my recordings'],
+      ),
+    ]);
+    expect(router.route({ text: 'play my audio book', multiAgent: true })).toMatchObject({ agentId: 'library' });
+    expect(router.route({ text: 'borrow an ebook', multiAgent: true })).toMatchObject({ agentId: 'library' });
+  });
+
   it('keeps a clause that only adds to the request - what kind, or nothing named - with it', () => {
     expect(clauses("I'd like a good book read to me, something by Ian Rankin")).toHaveLength(1);
     expect(clauses('play some music, maybe something chill')).toHaveLength(1);

@@ -1,6 +1,6 @@
 import type { AgentProfile } from '../../a2a/agent-profile';
 import { ClauseVerdict, routeClauses } from './clause-routing';
-import { nameOf, namesDeliberately, nameWithItsParts } from './naming';
+import { nameOf, namesDeliberately, withItsParts } from './naming';
 import {
   adjustsOnly,
   GENERIC_TERMS,
@@ -97,12 +97,12 @@ export class DefaultRouter {
     this.ids = agents.map((a) => a.id);
     this.strongTerms = agents.map(() => new Set<string>());
     this.tagParts = new TagParts(agents);
-    this.nameTerms = agents.map((agent) => new Set(terms(nameWithItsParts(agent.name))));
-    this.nameWords = agents.map((agent) => new Set(words(nameWithItsParts(agent.name))));
+    this.nameTerms = agents.map((agent) => new Set(terms(withItsParts(agent.name))));
+    this.nameWords = agents.map((agent) => new Set(words(withItsParts(agent.name))));
     agents.forEach((agent, index) => {
       const weights = new Map<string, number>();
       const add = (text: string, weight: number, strong: boolean) => {
-        for (const { term } of this.spellings.note(text)) {
+        for (const { term } of this.spellings.note(withItsParts(text))) {
           weights.set(term, Math.max(weights.get(term) ?? 0, weight));
           if (strong) this.strongTerms[index].add(term);
         }

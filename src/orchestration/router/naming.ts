@@ -36,10 +36,11 @@ export function nameOf(agent: AgentProfile): string {
 }
 
 /**
- * An agent's name with the words of a name written as one ("SkipTheDishes" → "Skip The Dishes",
- * "JioSaavn" → "Jio Saavn"): people call it by one of them ("order from *Skip*").
+ * A text (an agent's name, a card's line) with the words of each word written as one ("SkipTheDishes"
+ * → "Skip The Dishes", "JioSaavn" → "Jio Saavn", "eAudiobooks" → "e Audiobooks"): people call an
+ * agent by one of them ("order from *Skip*") and ask for the thing by its own word ("my audiobook").
  */
-export function nameWithItsParts(name: string): string {
+export function withItsParts(name: string): string {
   const parts = name
     .split(/\s+/)
     .filter((word) => /\p{Ll}\p{Lu}|\p{L}\p{N}/u.test(word))
