@@ -182,6 +182,8 @@ describe('DefaultRouter', () => {
     // Everyday speech's "hoover" (EVERYDAY_DOMAINS), not on either card.
     expect(robot.spelledOut('start the hoovr')).toBe('start the hoover');
     expect(robot.spelledOut('turn off the bathrom light')).toBe('turn off the bathroom light');
+    // A word of three letters by the one everyday word a letter put back makes ("dor": door).
+    expect(robot.spelledOut("who's at the dor")).toBe("who's at the door");
     // Card words are no evidence of it: the ranking is what it was with the typo.
     expect(robot.route({ text: 'start the hoovr', multiAgent: false })).toEqual(
       robot.route({ text: 'start the zzzzz', multiAgent: false }),

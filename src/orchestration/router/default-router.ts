@@ -215,7 +215,9 @@ export class DefaultRouter {
       // right ("scones" is not "scenes"): no card's words confirm what it would become.
       const everyday = everydayVocabulary();
       if (everyday.spellings.has(term) || (at > 0 && word !== lower) || isEnglishWord(lower)) return word;
-      const usual = everyday.typos.correct(term, lower);
+      // A word of three letters ("dor") becomes the one everyday word a letter put back makes, if
+      // only one: no card's words to confirm it here, and no card's term it would count for.
+      const usual = everyday.typos.correct(term, lower, () => true);
       return usual ? everyday.spellings.spelt(word, usual) : word;
     });
   }
