@@ -535,6 +535,27 @@ describe('text analysis', () => {
     expect(clauses('the dog has been shedding everywhere, can you deal with it')).toHaveLength(1);
   });
 
+  it('reads two card words one after the other as what a card is about, as a tag ("garage door"), not a place', () => {
+    const home = new DefaultRouter([
+      agent('garage', 'B&D', 'B&D Smartphone Control for the roller garage door under the house.'),
+      agent(
+        'solar',
+        'Solar',
+        'The solar panels on the roof and the home battery in the garage',
+        ['solar', 'battery', 'charge', 'grid', 'power'],
+        ['how full is the battery', 'how much power are the panels making'],
+      ),
+      agent('tv', 'TV', 'The TV in the living room', ['TV', 'channel', 'record'], ['put the news on']),
+      agent('doorbell', 'Doorbell', 'Video doorbell on the front door', ['doorbell', 'door', 'visitor']),
+    ]);
+    const garage = home.route({ text: 'open the garage door', multiAgent: true });
+    expect(garage).toMatchObject({ agentId: 'garage' });
+    expect(garage.confidence).toBeGreaterThanOrEqual(0.7);
+    // Two words ending in a part of the home say where: no more evidence than each word is.
+    const score = (text: string) => home.route({ text, multiAgent: true }).reasoning;
+    expect(score('vacuum the living room')).toBe(score('vacuum the room living'));
+  });
+
   it('reads a word a card writes as two by its parts too ("eAudiobooks": audiobooks)', () => {
     const router = new DefaultRouter([
       agent('library', 'Library', 'Borrow eBooks and eAudiobooks for free with your library card'),

@@ -8,6 +8,7 @@ import {
   isGenericVerb,
   isOrder,
   isQuantity,
+  isStopword,
   properNames,
   refersBack,
   saysWhat,
@@ -105,6 +106,11 @@ export class DefaultRouter {
         for (const { term } of this.spellings.note(withItsParts(text))) {
           weights.set(term, Math.max(weights.get(term) ?? 0, weight));
           if (strong) this.strongTerms[index].add(term);
+        }
+        // Two words one after the other ("the roller *garage door*") say what, together, as a tag does.
+        for (const phrase of phrases(words(text), stem)) {
+          weights.set(phrase, Math.max(weights.get(phrase) ?? 0, FIELD_WEIGHTS.tag));
+          this.strongTerms[index].add(phrase);
         }
       };
       add(nameOf(agent), FIELD_WEIGHTS.name, true);
@@ -323,19 +329,23 @@ export class DefaultRouter {
     // A word no card has may be a typo of one that some card has ("paly" → "play").
     const weighted = new Map<string, number>();
     const what = new Set<string>();
+    /** The card term each word is, spelt right or corrected. */
+    const known = new Map<string, string>();
     for (const { word, term } of termsOfWords(text)) {
       const corrected = this.postings.has(term) ? undefined : this.corrected(term, word, text);
       const [key, factor] = corrected ? [corrected, TYPO_WEIGHT] : [term, 1];
       weighted.set(key, Math.max(weighted.get(key) ?? 0, factor));
       if (saysWhat(word)) what.add(key);
+      if (this.postings.has(key)) known.set(word, key);
     }
-    // Two words a card writes as one ("check out" → "checkout", "play list" → "playlist").
+    // Two words a card writes as one ("check out" → "checkout", "play list" → "playlist"), and
+    // two a card writes one after the other ("open the *garage door*").
     const all = words(text);
-    for (let i = 1; i < all.length; i++) {
-      const compound = stem(all[i - 1] + all[i]);
-      if (this.postings.has(compound)) {
-        weighted.set(compound, 1);
-        what.add(compound);
+    const compounds = all.slice(1).map((word, i) => stem(all[i] + word));
+    for (const together of [...compounds, ...phrases(all, (word) => known.get(word))]) {
+      if (this.postings.has(together)) {
+        weighted.set(together, 1);
+        what.add(together);
       }
     }
     const queryTerms = [...weighted.keys()];
@@ -406,6 +416,28 @@ export class DefaultRouter {
       partOfTags,
     };
   }
+}
+
+/** Parts of a home: two words ending in one say where ("in the *living room*"), not what. */
+const ROOMS = new Set(
+  'room rooms bedroom bathroom kitchen lounge hall hallway landing garden yard office study nursery basement loft attic house flat home'.split(
+    ' ',
+  ),
+);
+
+/**
+ * Two words that say what, one after the other ("garage door", "pool lights"), as one term of
+ * both words' terms (`term`: the card term a word is, if any). Not a place ("living room").
+ */
+function phrases(all: readonly string[], term: (word: string) => string | undefined): string[] {
+  const found: string[] = [];
+  for (let i = 1; i < all.length; i++) {
+    const [a, b] = [all[i - 1], all[i]];
+    if (isStopword(a) || isStopword(b) || !saysWhat(a) || !saysWhat(b) || ROOMS.has(b)) continue;
+    const [first, second] = [term(a), term(b)];
+    if (first && second) found.push(`${first} ${second}`);
+  }
+  return found;
 }
 
 /**
