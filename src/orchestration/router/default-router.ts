@@ -1,6 +1,7 @@
 import type { AgentProfile } from '../../a2a/agent-profile';
 import { ClauseVerdict, routeClauses } from './clause-routing';
-import { nameOf, namesDeliberately, withItsParts } from './naming';
+import { CardTerms } from './card-terms';
+import { namesDeliberately, withItsParts } from './naming';
 import {
   adjustsOnly,
   GENERIC_TERMS,
@@ -8,8 +9,6 @@ import {
   isGenericVerb,
   isOrder,
   isQuantity,
-  isStopword,
-  properNames,
   refersBack,
   saysWhat,
   stem,
@@ -19,13 +18,8 @@ import {
   words,
 } from './text-analysis';
 import type { Routing, RoutingRequest } from './routing';
-import { everydayVocabulary, Spellings } from './spellings';
 import { TagParts } from './tag-parts';
-import { isEnglishWord } from './common-words';
-import { chatSpelling, TypoCorrector } from './typos';
 
-/** How much a term counts by where it appears on a card: names and tags say what an agent is for. */
-const FIELD_WEIGHTS = { name: 3, tag: 3, skillName: 2.5, description: 1, example: 0.75 } as const;
 /** Evidence (sum of weight × idf) at which confidence reaches ~63 % of its ceiling. */
 const EVIDENCE_SCALE = 2.5;
 /** Agents named in a clarifying question. */
@@ -76,8 +70,8 @@ interface Ranking {
  */
 export class DefaultRouter {
   private readonly ids: string[];
-  private readonly postings = new Map<string, { agent: number; weight: number }[]>();
-  private readonly strongTerms: Set<string>[];
+  /** The cards' terms, weighted, and their typos (CardTerms). */
+  private readonly cards: CardTerms;
   /** The words cards have only as part of a tag of several words ("seat heating"). */
   private readonly tagParts: TagParts;
   /**
@@ -87,59 +81,13 @@ export class DefaultRouter {
   private readonly nameTerms: Set<string>[];
   /** The words of each agent's name as written, stopwords too ("just" of "Just Eat"). */
   private readonly nameWords: Set<string>[];
-  /** The names only one card has (namesOfOneCard), with that card; what a name's terms count for it (a tag's weight). */
-  private readonly ownNames: ReadonlyMap<string, number>;
-  private readonly ownNameWeight: number;
-  private readonly typos: TypoCorrector;
-  /** The words the cards spell each term with ("weath" → "weather"), to write a corrected request out. */
-  private readonly spellings = new Spellings();
 
   constructor(agents: readonly AgentProfile[]) {
     this.ids = agents.map((a) => a.id);
-    this.strongTerms = agents.map(() => new Set<string>());
+    this.cards = new CardTerms(agents);
     this.tagParts = new TagParts(agents);
     this.nameTerms = agents.map((agent) => new Set(terms(withItsParts(agent.name))));
     this.nameWords = agents.map((agent) => new Set(words(withItsParts(agent.name))));
-    agents.forEach((agent, index) => {
-      const weights = new Map<string, number>();
-      const add = (text: string, weight: number, strong: boolean) => {
-        for (const { term } of this.spellings.note(withItsParts(text))) {
-          weights.set(term, Math.max(weights.get(term) ?? 0, weight));
-          if (strong) this.strongTerms[index].add(term);
-        }
-        // Two words one after the other ("the roller *garage door*") say what, together, as a tag does.
-        for (const phrase of phrases(words(text), stem)) {
-          weights.set(phrase, Math.max(weights.get(phrase) ?? 0, FIELD_WEIGHTS.tag));
-          this.strongTerms[index].add(phrase);
-        }
-      };
-      add(nameOf(agent), FIELD_WEIGHTS.name, true);
-      add(agent.description, FIELD_WEIGHTS.description, false);
-      for (const skill of agent.skills) {
-        add(skill.name, FIELD_WEIGHTS.skillName, true);
-        add(skill.tags.join(' '), FIELD_WEIGHTS.tag, true);
-        add(skill.description, FIELD_WEIGHTS.description, false);
-        add(skill.examples.join(' . '), FIELD_WEIGHTS.example, false);
-      }
-      for (const [term, weight] of weights) {
-        let list = this.postings.get(term);
-        if (!list) this.postings.set(term, (list = []));
-        list.push({ agent: index, weight });
-      }
-    });
-    // Weight × idf once, so a decision only adds.
-    const n = this.ids.length;
-    this.ownNames = namesOfOneCard(agents);
-    this.ownNameWeight = FIELD_WEIGHTS.tag * Math.log(1 + n);
-    for (const list of this.postings.values()) {
-      const idf = Math.log(1 + n / list.length);
-      for (const posting of list) posting.weight *= idf;
-    }
-    this.typos = new TypoCorrector(
-      this.postings.keys(),
-      (term) => 1 / (this.postings.get(term)?.length ?? 1),
-      this.spellings.written,
-    );
   }
 
   get size(): number {
@@ -154,7 +102,7 @@ export class DefaultRouter {
   /** Whether an agent's card has any of these terms (stemmed). */
   cardHasAny(agentId: string, wanted: ReadonlySet<string>): boolean {
     const index = this.ids.indexOf(agentId);
-    for (const term of wanted) if (this.onCard(index, term)) return true;
+    for (const term of wanted) if (this.cards.onCard(index, term)) return true;
     return false;
   }
 
@@ -162,29 +110,9 @@ export class DefaultRouter {
   cardHasWordOf(agentId: string, text: string): boolean {
     const index = this.ids.indexOf(agentId);
     return termsOfWords(text).some(({ word, term }) => {
-      const known = this.postings.has(term) ? term : this.corrected(term, word, text);
-      return known !== undefined && this.onCard(index, known);
+      const known = this.cards.known(term, word, text);
+      return known !== undefined && this.cards.onCard(index, known);
     });
-  }
-
-  /** The card term a word no card has is a typo of, if any, in the light of the text's other words (TypoCorrector). */
-  private corrected(term: string, word: string, text: string): string | undefined {
-    return this.typos.correct(term, word, (candidate) => this.besideOthers(candidate, word, text));
-  }
-
-  /** Whether a card with `candidate` has another word of the text (spelt right, or corrected). */
-  private besideOthers(candidate: string, word: string, text: string): boolean {
-    const agents = new Set(this.postings.get(candidate)?.map((p) => p.agent));
-    return termsOfWords(text).some((other) => {
-      if (other.word === word) return false;
-      const known = this.postings.has(other.term) ? other.term : this.typos.correct(other.term, other.word);
-      return known !== undefined && known !== candidate && this.postings.get(known)!.some((p) => agents.has(p.agent));
-    });
-  }
-
-  /** Whether the card of the agent at `index` has the term. */
-  private onCard(index: number, term: string): boolean {
-    return this.postings.get(term)?.some((p) => p.agent === index) ?? false;
   }
 
   /** Whether the text names the agent deliberately (`namesDeliberately`). */
@@ -200,32 +128,9 @@ export class DefaultRouter {
     return name !== undefined && said.length > 0 && said.every((t) => name.has(t) && !GENERIC_TERMS.has(t));
   }
 
-  /**
-   * The request with the words no card has, but that are a typo of one a card has, spelt as the
-   * card spells them ("paly some jaz" → "play some jazz"), and chat spellings written out ("wat
-   * time … tonite" → "what time … tonight": chatSpelling): what the sentence-embedding model reads.
-   */
+  /** What the sentence-embedding model reads of the request: typos of card words corrected (CardTerms.spelledOut). */
   spelledOut(text: string): string {
-    return text.replace(/[\p{L}\p{N}]+/gu, (word, at: number) => {
-      const chat = chatSpelling(word);
-      if (chat) return chat;
-      const [term] = terms(word);
-      if (term === undefined || this.postings.has(term)) return word;
-      // In lower case, as the ranking corrects it: "Mount" is the common word "mount", not a typo of a card's "count".
-      const lower = word.toLowerCase();
-      const corrected = this.corrected(term, lower, text);
-      if (corrected) return this.spellings.spelt(word, corrected, everydayVocabulary().spellings);
-      // Not a card's word: perhaps one of how people talk about the home ("start the *hoovr*": the
-      // robot vacuum's card says "vacuum", everyday speech "hoover"), for the model's eyes only.
-      // Not a name ("Stevie Wonder": capitalised after the first word), nor a rarer word spelt
-      // right ("scones" is not "scenes"): no card's words confirm what it would become.
-      const everyday = everydayVocabulary();
-      if (everyday.spellings.has(term) || (at > 0 && word !== lower) || isEnglishWord(lower)) return word;
-      // A word of three letters ("dor") becomes the one everyday word a letter put back makes, if
-      // only one: no card's words to confirm it here, and no card's term it would count for.
-      const usual = everyday.typos.correct(term, lower, () => true);
-      return usual ? everyday.spellings.spelt(word, usual) : word;
-    });
+    return this.cards.spelledOut(text);
   }
 
   route(request: RoutingRequest): Routing {
@@ -289,7 +194,7 @@ export class DefaultRouter {
    */
   private worthNaming(ranking: Ranking): string[] {
     return ranking.order
-      .filter((agent) => ranking.specific.some((t) => this.onCard(agent, t)))
+      .filter((agent) => ranking.specific.some((t) => this.cards.onCard(agent, t)))
       .slice(0, MAX_CANDIDATES)
       .map((i) => this.ids[i]);
   }
@@ -310,17 +215,6 @@ export class DefaultRouter {
     };
   }
 
-  /** The terms of the names (properNames) the text writes that only one card has (ownNames), with that card. */
-  private ownNamesIn(text: string): Map<string, { agent: number; weight: number }> {
-    const found = new Map<string, { agent: number; weight: number }>();
-    if (!this.ownNames.size) return found;
-    for (const name of properNames(text)) {
-      const agent = this.ownNames.get(name);
-      if (agent !== undefined) for (const term of terms(name)) found.set(term, { agent, weight: this.ownNameWeight });
-    }
-    return found;
-  }
-
   private rank(request: string): Ranking {
     // What the request quotes is what is said, not what is asked (unquoted).
     const text = unquoted(request);
@@ -332,37 +226,35 @@ export class DefaultRouter {
     /** The card term each word is, spelt right or corrected. */
     const known = new Map<string, string>();
     for (const { word, term } of termsOfWords(text)) {
-      const corrected = this.postings.has(term) ? undefined : this.corrected(term, word, text);
+      const corrected = this.cards.has(term) ? undefined : this.cards.corrected(term, word, text);
       const [key, factor] = corrected ? [corrected, TYPO_WEIGHT] : [term, 1];
       weighted.set(key, Math.max(weighted.get(key) ?? 0, factor));
       if (saysWhat(word)) what.add(key);
-      if (this.postings.has(key)) known.set(word, key);
+      if (this.cards.has(key)) known.set(word, key);
     }
     // Two words a card writes as one ("check out" → "checkout", "play list" → "playlist"), and
     // two a card writes one after the other ("open the *garage door*").
     const all = words(text);
     const compounds = all.slice(1).map((word, i) => stem(all[i] + word));
-    for (const together of [...compounds, ...phrases(all, (word) => known.get(word))]) {
-      if (this.postings.has(together)) {
-        weighted.set(together, 1);
-        what.add(together);
-      }
+    for (const together of [...compounds.filter((c) => this.cards.has(c)), ...this.cards.phrasesIn(all, known)]) {
+      weighted.set(together, 1);
+      what.add(together);
     }
     const queryTerms = [...weighted.keys()];
     // Generic words and those saying how many ("add *two* mugs") are no evidence of what is asked.
     const specificTerms = queryTerms.filter((t) => !GENERIC_TERMS.has(t) && !isQuantity(t));
     // A name the request writes as one, that only one card has, says which card ("where's *Floss*").
-    const names = this.ownNamesIn(text);
+    const names = this.cards.ownNamesIn(text);
     for (const [term, factor] of weighted) {
       const own = names.get(term);
-      for (const { agent, weight } of this.postings.get(term) ?? []) {
+      for (const { agent, weight } of this.cards.postingsOf(term)) {
         if (scores[agent] === 0) touched.push(agent);
         scores[agent] += (own?.agent === agent ? Math.max(weight, own.weight) : weight) * factor;
       }
     }
     // A card that has a word saying what is asked comes before one that has only generic words
     // ("pick up where I left *off* in my *book*": the audiobooks, not the light switch).
-    const specific = new Set(touched.filter((agent) => specificTerms.some((t) => this.onCard(agent, t))));
+    const specific = new Set(touched.filter((agent) => specificTerms.some((t) => this.cards.onCard(agent, t))));
     const order = touched.sort(
       (a, b) => Number(specific.has(b)) - Number(specific.has(a)) || scores[b] - scores[a] || a - b,
     );
@@ -386,22 +278,21 @@ export class DefaultRouter {
     let confidence = (1 - Math.exp(-best / EVIDENCE_SCALE)) * (0.5 + 0.5 * margin);
     const top = order[0];
     // Evidence from generic words alone does not decide, nor outweigh a conversation.
-    const onCard = (term: string) => this.onCard(top, term);
+    const onCard = (term: string) => this.cards.onCard(top, term);
     const matchedTerms = specificTerms.filter(onCard);
     const matched = matchedTerms.length;
     const matchedWhat = matchedTerms.filter((t) => !isOrder(t)).length;
     if (!matched) confidence = Math.min(confidence, GENERIC_ONLY_CEILING);
-    const strong =
-      matched > 0 && specificTerms.some((t) => this.strongTerms[top].has(t) || names.get(t)?.agent === top);
+    const strong = matched > 0 && specificTerms.some((t) => this.cards.isStrong(top, t) || names.get(t)?.agent === top);
     const named = specificTerms.some((t) => this.nameTerms[top].has(t));
     const other = [...what].filter((t) => !onCard(t)).length;
     const actions = queryTerms.filter(isGenericAction);
-    const strongMatched = matchedTerms.filter((t) => this.strongTerms[top].has(t));
+    const strongMatched = matchedTerms.filter((t) => this.cards.isStrong(top, t));
     const partOfTags = this.tagParts.onlyParts(top, strongMatched, weighted);
     const commanded =
       actions.some(isGenericVerb) &&
       actions.every(onCard) &&
-      matchedTerms.some((t) => !isOrder(t) && this.strongTerms[top].has(t));
+      matchedTerms.some((t) => !isOrder(t) && this.cards.isStrong(top, t));
     return {
       order,
       scores,
@@ -416,44 +307,6 @@ export class DefaultRouter {
       partOfTags,
     };
   }
-}
-
-/** Parts of a home: two words ending in one say where ("in the *living room*"), not what. */
-const ROOMS = new Set(
-  'room rooms bedroom bathroom kitchen lounge hall hallway landing garden yard office study nursery basement loft attic house flat home'.split(
-    ' ',
-  ),
-);
-
-/**
- * Two words that say what, one after the other ("garage door", "pool lights"), as one term of
- * both words' terms (`term`: the card term a word is, if any). Not a place ("living room").
- */
-function phrases(all: readonly string[], term: (word: string) => string | undefined): string[] {
-  const found: string[] = [];
-  for (let i = 1; i < all.length; i++) {
-    const [a, b] = [all[i - 1], all[i]];
-    if (isStopword(a) || isStopword(b) || !saysWhat(a) || !saysWhat(b) || ROOMS.has(b)) continue;
-    const [first, second] = [term(a), term(b)];
-    if (first && second) found.push(`${first} ${second}`);
-  }
-  return found;
-}
-
-/**
- * The names (properNames) in the cards' lines that only one card has, with that card: what a thin
- * card's one line is about ("Halo Collar on *Floss*, the border collie"), a show it plays ("*Fair
- * Go*"), said as a name, says which card as a tag would, though the line counts as a description.
- */
-function namesOfOneCard(agents: readonly AgentProfile[]): Map<string, number> {
-  const cards = new Map<string, number>();
-  agents.forEach((agent, index) => {
-    const lines = [agent.description, ...agent.skills.flatMap((s) => [s.description, ...s.examples])];
-    for (const name of new Set(lines.flatMap((line) => properNames(line)))) {
-      cards.set(name, cards.has(name) ? -1 : index);
-    }
-  });
-  return new Map([...cards].filter(([, index]) => index >= 0));
 }
 
 function round(value: number): number {
