@@ -11,6 +11,7 @@ import {
   terms,
   unquoted,
   userUtterance,
+  verbActingOnIt,
 } from './text-analysis';
 
 const AGENTS = [
@@ -554,6 +555,29 @@ describe('text analysis', () => {
     // Two words ending in a part of the home say where: no more evidence than each word is.
     const score = (text: string) => home.route({ text, multiAgent: true }).reasoning;
     expect(score('vacuum the living room')).toBe(score('vacuum the room living'));
+  });
+
+  it("keeps with the conversation what does something to its thing, another card's only word its verb", () => {
+    const home = new DefaultRouter([
+      agent('garage', 'B&D', 'B&D Smartphone Control for the roller garage door under the house.'),
+      agent(
+        'aircon',
+        'Air-con',
+        'Ducted air-con with zones',
+        ['zone', 'open', 'close', 'cooling'],
+        ['close the bedroom zone'],
+      ),
+    ]);
+    expect(home.route({ text: 'close it again', previousAgentId: 'garage', multiAgent: true })).toMatchObject({
+      agentId: 'garage',
+      adjusts: true,
+    });
+    // Not a question, nor a request that says what else it is about.
+    expect(verbActingOnIt('is it cold out?')).toBeUndefined();
+    expect(verbActingOnIt('and close them')).toBe('close');
+    expect(home.route({ text: 'close the bedroom zone', previousAgentId: 'garage', multiAgent: true }).agentId).toBe(
+      'aircon',
+    );
   });
 
   it('reads a word a card writes as two by its parts too ("eAudiobooks": audiobooks)', () => {

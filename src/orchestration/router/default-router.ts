@@ -15,6 +15,7 @@ import {
   terms,
   termsOfWords,
   unquoted,
+  verbActingOnIt,
   words,
 } from './text-analysis';
 import type { Routing, RoutingRequest } from './routing';
@@ -142,7 +143,11 @@ export class DefaultRouter {
     // ("pause it", "louder") stays unless it names another agent: a TV card's "pause" is not
     // about the music playing.
     const previousIndex = followUp ? this.ids.indexOf(request.previousAgentId!) : -1;
-    const adjusts = followUp && adjustsOnly(request.text) && !whole.named;
+    // So does what does something to the conversation's thing, another card's only word its verb
+    // ("close *it* again" after the garage door: "close" is the air-con zones' tag).
+    const verb = verbActingOnIt(request.text);
+    const onlyItsVerb = verb !== undefined && whole.specific.every((t) => t === stem(verb) || !this.cards.has(t));
+    const adjusts = followUp && !whole.named && (adjustsOnly(request.text) || onlyItsVerb);
     if (adjusts || (followUp && refersBack(request.text) && (!whole.strong || whole.scores[previousIndex] > 0))) {
       return {
         agentId: request.previousAgentId!,

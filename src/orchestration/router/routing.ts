@@ -52,7 +52,11 @@ export interface Routing extends AgentChoiceResult {
   tentative?: boolean;
   /** The request was taken as part of the conversation because it refers back to it ("turn *it* off"). */
   refersBack?: boolean;
-  /** …because it only adjusts what is going on ("louder", "pause it"): it stays whatever the model says. */
+  /**
+   * …because it only adjusts what is going on ("louder", "pause it") or does something to it,
+   * another card's only word its verb ("close it again" after the garage door): it stays whatever
+   * the model says.
+   */
   adjusts?: boolean;
   /**
    * The request clearly belongs to an everyday domain no hosted agent serves (SemanticStage): it

@@ -248,6 +248,28 @@ export function refersBack(text: string): boolean {
   return (ELLIPSIS.test(text) && !joinsANewRequest(text)) || words(text).some((w) => ANAPHORS.has(w));
 }
 
+/** Words a request opens with before its verb ("*and* close it", "*now* lock them", "*can you* turn it off"). */
+const BEFORE_THE_VERB = new Set(['and', 'now', 'then', 'please', 'just', 'ok', 'okay', 'can', 'could', 'you', 'also']);
+/** Words a question opens with. */
+const QUESTION_WORDS = new Set(
+  'what how who which when where why is are was were will would do does did should shall has have had'.split(' '),
+);
+/** Pronouns for a thing said before. */
+const THING_PRONOUNS = new Set(['it', 'them', 'that', 'this', 'those', 'these']);
+
+/**
+ * The verb of a request that does something to a thing said before ("close *it* again", "now lock
+ * *them*", "turn *it* off"), if it is one: its verb first, the thing a pronoun right after.
+ */
+export function verbActingOnIt(text: string): string | undefined {
+  const all = words(text);
+  let at = 0;
+  while (at < all.length && BEFORE_THE_VERB.has(all[at])) at++;
+  // Not a question ("is it cold out?"), whose "it" is often nobody's.
+  if (text.trim().endsWith('?') || QUESTION_WORDS.has(all[at])) return undefined;
+  return THING_PRONOUNS.has(all[at + 1] ?? '') ? all[at] : undefined;
+}
+
 /**
  * A request that leaves out the thing it asks about, naming only whose ("and Dennis's?", "what
  * about Sofia's"): the thing is the one the conversation is about.
