@@ -1,5 +1,5 @@
 import { isEnglishWord } from './common-words';
-import { isArgumentWord, isDiscourseWord, isStopword, opensAStatement, saysWhat, words } from './text-analysis';
+import { asks, isArgumentWord, isDiscourseWord, isStopword, opensAStatement, saysWhat, words } from './text-analysis';
 
 /**
  * A request cut into its intents (clauses): at conjunctions and punctuation, with what has no
@@ -31,23 +31,17 @@ const ELABORATIONS = new Set([
 /**
  * A clause that only adds to the request beside it: what kind of thing it asks for ("I'd like a
  * book read to me, *something by Ian Rankin*"), or nothing it names at all ("is that the carer at
- * the door, *let me see*", "*do it now*"). Not a question, nor one that tells ("something's burning").
+ * the door, *let me see*", "*show me*"). Not a question, nor one that tells ("something's burning").
  */
 function addsToTheRequest(clause: string): boolean {
   const all = words(clause);
-  if (clause.trim().endsWith('?') || QUESTION_OPENINGS.has(all[0])) return false;
+  if (asks(clause)) return false;
   if (ELABORATIONS.has(all[0])) return !/^\s*\p{L}+['’]s\b/u.test(clause) && !['is', 'was', 'has'].includes(all[1]);
   return all.every((w) => isStopword(w) || !saysWhat(w));
 }
 
 /** Pronouns for what a clause acts on ("turn *them* on", "open up for *him*", "note *that* down"). */
 const OBJECT_PRONOUNS = new Set(['it', 'them', 'him', 'her', 'that', 'this', 'those', 'these']);
-/** Openings of a question, whose "it" is often nobody's ("will *it* be sunny", "how cold is *it*"). */
-const QUESTION_OPENINGS = new Set(
-  'what how who whom whose which when where why is are was were will would can could do does did should shall'.split(
-    ' ',
-  ),
-);
 /** Words that say how much of an action ("warm it up *a bit*"), no more than a quantity does. */
 const DEGREE_WORDS = new Set(['bit', 'little', 'lot', 'something']);
 
@@ -80,8 +74,8 @@ const WANTING = new Set(['want', 'wanna', 'need', 'like', 'fancy']);
  * anything: not a question, nor "I need a timer for 4 minutes", a request said as a statement.
  */
 function saysHowThingsAre(clause: string): boolean {
+  if (asks(clause)) return false;
   const all = words(clause);
-  if (clause.trim().endsWith('?') || QUESTION_OPENINGS.has(all[0])) return false;
   if (['i', 'we'].includes(all[0]) && all.slice(1, 4).some((w) => WANTING.has(w))) return false;
   return tellsOf(clause);
 }
@@ -106,7 +100,7 @@ function withoutPoliteOpening(all: string[]): string[] {
  */
 function actsOnWhatWasNamed(clause: string, before: string): boolean {
   const all = withoutPoliteOpening(words(clause));
-  if (clause.trim().endsWith('?') || all.length === 0 || QUESTION_OPENINGS.has(all[0])) return false;
+  if (all.length === 0 || asks(clause, all)) return false;
   if (!all.some((w) => OBJECT_PRONOUNS.has(w))) return false;
   const named = all.filter((w) => !isStopword(w) && !OBJECT_PRONOUNS.has(w) && !DEGREE_WORDS.has(w) && saysWhat(w));
   // The verb is the first word that says something ("*square* up with him").

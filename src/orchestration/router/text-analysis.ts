@@ -250,10 +250,17 @@ export function refersBack(text: string): boolean {
 
 /** Words a request opens with before its verb ("*and* close it", "*now* lock them", "*can you* turn it off"). */
 const BEFORE_THE_VERB = new Set(['and', 'now', 'then', 'please', 'just', 'ok', 'okay', 'can', 'could', 'you', 'also']);
-/** Words a question opens with. */
-const QUESTION_WORDS = new Set(
-  'what how who which when where why is are was were will would do does did should shall has have had'.split(' '),
+/** Openings of a question, whose "it" is often nobody's ("will *it* be sunny", "how cold is *it*"). */
+const QUESTION_OPENINGS = new Set(
+  'what how who whom whose which when where why is are was were will would can could do does did should shall'.split(
+    ' ',
+  ),
 );
+
+/** Whether a clause asks a question: a question mark, or a question's opening (`all`: its words, from where it opens). */
+export function asks(clause: string, all = words(clause)): boolean {
+  return clause.trim().endsWith('?') || QUESTION_OPENINGS.has(all[0]);
+}
 /** Pronouns for a thing said before. */
 const THING_PRONOUNS = new Set(['it', 'them', 'that', 'this', 'those', 'these']);
 
@@ -266,7 +273,7 @@ export function verbActingOnIt(text: string): string | undefined {
   let at = 0;
   while (at < all.length && BEFORE_THE_VERB.has(all[at])) at++;
   // Not a question ("is it cold out?"), whose "it" is often nobody's.
-  if (text.trim().endsWith('?') || QUESTION_WORDS.has(all[at])) return undefined;
+  if (asks(text, all.slice(at))) return undefined;
   return THING_PRONOUNS.has(all[at + 1] ?? '') ? all[at] : undefined;
 }
 
