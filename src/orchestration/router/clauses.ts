@@ -35,8 +35,8 @@ const ELABORATIONS = new Set([
  */
 function addsToTheRequest(clause: string): boolean {
   const all = words(clause);
-  if (asks(clause)) return false;
-  if (ELABORATIONS.has(all[0])) return !/^\s*\p{L}+['’]s\b/u.test(clause) && !['is', 'was', 'has'].includes(all[1]);
+  if (asks(clause, all)) return false;
+  if (ELABORATIONS.has(all[0])) return !tellsOf(clause) && !['is', 'was', 'has'].includes(all[1]);
   return all.every((w) => isStopword(w) || !saysWhat(w));
 }
 
@@ -74,8 +74,8 @@ const WANTING = new Set(['want', 'wanna', 'need', 'like', 'fancy']);
  * anything: not a question, nor "I need a timer for 4 minutes", a request said as a statement.
  */
 function saysHowThingsAre(clause: string): boolean {
-  if (asks(clause)) return false;
   const all = words(clause);
+  if (asks(clause, all)) return false;
   if (['i', 'we'].includes(all[0]) && all.slice(1, 4).some((w) => WANTING.has(w))) return false;
   return tellsOf(clause);
 }

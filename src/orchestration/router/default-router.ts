@@ -140,14 +140,10 @@ export class DefaultRouter {
     // What refers back stays with the conversation unless a word of another card's name, tags
     // or skills says otherwise - and a word the conversation's card has too ("make *them* blue"
     // after the lamp, against a shop of blue mugs) does not. What only adjusts what is going on
-    // ("pause it", "louder") stays unless it names another agent: a TV card's "pause" is not
-    // about the music playing.
+    // ("pause it", "louder") or does something to its thing ("close it again": actsOnlyOnIt) stays
+    // unless it names another agent: a TV card's "pause" is not about the music playing.
     const previousIndex = followUp ? this.ids.indexOf(request.previousAgentId!) : -1;
-    // So does what does something to the conversation's thing, another card's only word its verb
-    // ("close *it* again" after the garage door: "close" is the air-con zones' tag).
-    const verb = verbActingOnIt(request.text);
-    const onlyItsVerb = verb !== undefined && whole.specific.every((t) => t === stem(verb) || !this.cards.has(t));
-    const adjusts = followUp && !whole.named && (adjustsOnly(request.text) || onlyItsVerb);
+    const adjusts = followUp && !whole.named && (adjustsOnly(request.text) || this.actsOnlyOnIt(request.text, whole));
     if (adjusts || (followUp && refersBack(request.text) && (!whole.strong || whole.scores[previousIndex] > 0))) {
       return {
         agentId: request.previousAgentId!,
@@ -191,6 +187,15 @@ export class DefaultRouter {
       commandsAgent: whole.commanded || undefined,
       partOfTags: whole.partOfTags || undefined,
     };
+  }
+
+  /**
+   * Whether the request does something to the conversation's thing, another card's only word its
+   * verb ("close *it* again" after the garage door: "close" is the air-con zones' tag): it stays.
+   */
+  private actsOnlyOnIt(text: string, whole: Ranking): boolean {
+    const verb = verbActingOnIt(text);
+    return verb !== undefined && whole.specific.every((t) => t === stem(verb) || !this.cards.has(t));
   }
 
   /**

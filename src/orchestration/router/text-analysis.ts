@@ -261,6 +261,7 @@ const QUESTION_OPENINGS = new Set(
 export function asks(clause: string, all = words(clause)): boolean {
   return clause.trim().endsWith('?') || QUESTION_OPENINGS.has(all[0]);
 }
+
 /** Pronouns for a thing said before. */
 const THING_PRONOUNS = new Set(['it', 'them', 'that', 'this', 'those', 'these']);
 
