@@ -96,6 +96,12 @@ describe('a domain no agent serves against the closest card (unservedDomainTakes
     expect(unservedDomainTakes(near(1.0, 0.66), robot, vacuum, 0.7)).toBe(false);
     // As near as a request asking the same (NEAR_REQUEST), the lead counts in full.
     expect(unservedDomainTakes(near(1.0, 0.7), robot, vacuum, 0.7)).toBe(true);
+    // Card words that are not one among others ("set the *geyser* to 60 degrees": a tag and a command
+    // the card takes, 0.66) and a card as clear (5.87 σ against 2.81 σ: 1.72) hold off a domain short
+    // of asking the same ("knock the temperature down a couple of degrees": climate, 0.67, lead 0.21: 1.9).
+    const geyser = { ...byWords('geyser', 0.66, 1, 1), commandsAgent: true };
+    expect(unservedDomainTakes(near(1.9, 0.67), { agentId: 'geyser', confidence: 1.72 }, geyser, 0.7)).toBe(false);
+    expect(unservedDomainTakes(near(1.9, 0.7), { agentId: 'geyser', confidence: 1.72 }, geyser, 0.7)).toBe(true);
     // "how do you say *recipe* in French": "how do you say good morning in French" is 0.72 near (lead 0.11: 1.22).
     const recipe = byWords('recipes', 0.62, 1, 2);
     expect(unservedDomainTakes(near(1.22, 0.72), { agentId: 'recipes', confidence: 1.25 }, recipe, 0.7)).toBe(true);

@@ -245,8 +245,13 @@ export function combine(
  * 3.56 σ against 1.58 σ: 1.29, and one of its words, 0.97 together) is not the lighting's for "make
  * it cosy in the lounge" (0.66, lead 0.08: 1.00, counting 0.93): a place is not what is asked. "how
  * do you say *recipe* in French" (a recipe card, 2.09 σ against 0.21 σ, and one of its words) is the
- * translation's: "how do you say good morning in French" is 0.72 near. Near misses whose card is not
- * clear ("*book* a table for two at 8": a shop's card, 2.10 σ against 2.02 σ) are left to the lead.
+ * translation's: "how do you say good morning in French" is 0.72 near. Short of NEAR_REQUEST, such a
+ * domain is no surer than a confidence can be (cap) against card words that are not weak evidence
+ * (oneWordAmongOthers): "set the *geyser* to 60 degrees" (a water heater's tag, a command its card
+ * takes, and its card 5.87 σ against 2.81 σ) is not the climate's for "knock the temperature down a
+ * couple of degrees" (0.67, lead 0.21: 1.69 as counted) - it is about something else that has a
+ * temperature. Near misses whose card is not clear ("*book* a table for two at 8": a shop's card,
+ * 2.10 σ against 2.02 σ) are left to the lead.
  */
 export function unservedDomainTakes(
   domain: { confidence: number; similarity: number },
@@ -256,7 +261,10 @@ export function unservedDomainTakes(
 ): boolean {
   if (!agrees(card, words) || card.confidence < threshold) return domain.confidence >= together(card, words);
   const nearness = Math.min(1, Math.max(0, (domain.similarity - DOMAIN_MIN) / (NEAR_REQUEST - DOMAIN_MIN)));
-  return 0.5 + (domain.confidence - 0.5) * nearness >= together(card, words);
+  const counted = 0.5 + (domain.confidence - 0.5) * nearness;
+  // Short of asking the same, the domain is no surer than a confidence can be (cap) against card
+  // words that decide something (not one word among others) for a card as clear.
+  return (nearness < 1 && !oneWordAmongOthers(words) ? cap(counted) : counted) >= together(card, words);
 }
 
 /**
