@@ -1,18 +1,8 @@
 import { agentCard as agent, CAR_AND_THERMOSTAT } from './agent-card.fixture';
 import { clauses } from './clauses';
 import { DefaultRouter } from './default-router';
-import {
-  isFragment,
-  leavesOutItsThing,
-  properNames,
-  refersBack,
-  standsAlone,
-  stem,
-  terms,
-  unquoted,
-  userUtterance,
-  verbActingOnIt,
-} from './text-analysis';
+import { isFragment, properNames, stem, terms, unquoted, userUtterance } from './text-analysis';
+import { leavesOutItsThing, refersBack, standsAlone, verbActingOnIt } from './conversation-cues';
 
 const AGENTS = [
   agent(

@@ -3,21 +3,19 @@ import { ClauseVerdict, routeClauses } from './clause-routing';
 import { CardTerms } from './card-terms';
 import { namesDeliberately, withItsParts } from './naming';
 import {
-  adjustsOnly,
   GENERIC_TERMS,
   isGenericAction,
   isGenericVerb,
   isOrder,
   isQuantity,
-  refersBack,
   saysWhat,
   stem,
   terms,
   termsOfWords,
   unquoted,
-  verbActingOnIt,
   words,
 } from './text-analysis';
+import { adjustsOnly, refersBack, verbActingOnIt } from './conversation-cues';
 import type { Routing, RoutingRequest } from './routing';
 import { TagParts } from './tag-parts';
 

@@ -1,7 +1,8 @@
 /**
  * The small amount of language handling the built-in router needs: words to terms, the user's
- * own words out of a Home Assistant prompt, what refers back and what only adjusts (clauses.ts
- * cuts a request into its intents). English only; an LLM router (ROUTER_MODEL) covers the rest.
+ * own words out of a Home Assistant prompt, questions and quotes. conversation-cues.ts says what
+ * refers back and what only adjusts; clauses.ts cuts a request into its intents. English only;
+ * an LLM router (ROUTER_MODEL) covers the rest.
  */
 
 /** Words whose ending is not an inflection ("news" is not the plural of "new"). */
@@ -50,11 +51,6 @@ export function isGenericAction(term: string): boolean {
 export function isGenericVerb(term: string): boolean {
   return isGenericAction(term) && !PARTICLES.has(term);
 }
-
-/** Words that point back to something said before ("turn *it* off"). */
-const ANAPHORS = new Set(['it', 'that', 'this', 'them', 'those', 'these', 'one', 'again', 'same']);
-/** Openings that carry on from what was said before ("what about saturday?", "and in the bedroom"). */
-const ELLIPSIS = /^\s*(?:and|also|what about|how about|what if|same for)\b/i;
 
 /** Lower-cased words, letters and digits only; contractions undone ("don't" → "do not", "it's" → "it"). */
 export function words(text: string): string[] {
@@ -149,63 +145,6 @@ const STATEMENT_OPENINGS = new Set([
   'their',
 ]);
 
-/**
- * A clause that says how things are or points at another clause ("I'm heading up to bed", "pop
- * *that* in"): beside a request, context for it rather than an intent of its own. Not a question.
- */
-export function isContext(clause: string): boolean {
-  if (clause.trim().endsWith('?')) return false;
-  const [first] = words(clause);
-  return (first !== undefined && STATEMENT_OPENINGS.has(first)) || words(clause).some((w) => ANAPHORS.has(w));
-}
-
-/**
- * Does the text point at a thing named elsewhere ("I'm sick of *this one*", "pop *that* in")? Not
- * by "it", which as often points at nothing ("is *it* going to be warm", "*it's* freezing").
- */
-export function pointsAt(text: string): boolean {
-  return words(text).some((w) => DEMONSTRATIVES.has(w));
-}
-const DEMONSTRATIVES = new Set(['this', 'that', 'these', 'those']);
-
-/** Pronouns for people ("write my essay about *him*", "when did *she* die"): someone said before. */
-const PERSONS = new Set(['he', 'she', 'him', 'her', 'his', 'hers', 'they', 'them', 'their', 'theirs']);
-/** A request of this many words or more can be a request of its own in a conversation (standsAlone). */
-const STANDS_ALONE_WORDS = 6;
-
-/**
- * A request that does not lean on the conversation: as long as a request of its own, and pointing
- * at nothing and no one said before ("pencil in a picnic with the Hendersons on Sunday"; not
- * "write my essay about *him*", "and for the weekend?", "turn *it* down a bit more please").
- */
-export function standsAlone(text: string): boolean {
-  const all = words(text);
-  return all.length >= STANDS_ALONE_WORDS && !refersBack(text) && !all.some((w) => PERSONS.has(w));
-}
-
-/**
- * Verbs a request opens with when it asks for something new, besides the generic ones
- * (isGenericVerb: "turn", "set", "open"): those of the home's devices and errands.
- */
-const COMMANDS = new Set(
-  (
-    'switch shut lock unlock dim brighten raise lower play pause resume skip record remind text phone ring book ' +
-    'run make show tell let give get find arm disarm mute unmute preheat heat cool warm boil feed water schedule ' +
-    'note message email'
-  ).split(' '),
-);
-
-/**
- * "and" and "also" that only join a new request to the conversation ("and *set* the grill to 120",
- * "and *shut* the chooks in"): what follows opens with a command of its own, and goes on to say
- * what it acts on. Not "and the bedroom?", "and tomorrow night?", "and *turn* it off" (an anaphor).
- */
-function joinsANewRequest(text: string): boolean {
-  const all = words(text);
-  const verb = all[1] ?? '';
-  return /^(?:and|also)$/.test(all[0] ?? '') && (COMMANDS.has(verb) || isGenericVerb(stem(verb))) && all.length >= 4;
-}
-
 /** Words English writes with a capital that name no thing of a card's ("on *Friday*"). */
 const CALENDAR_WORDS = new Set(
   (
@@ -243,13 +182,6 @@ export function properNames(line: string): string[] {
   return names;
 }
 
-/** Does the text refer back to something earlier in the conversation? */
-export function refersBack(text: string): boolean {
-  return (ELLIPSIS.test(text) && !joinsANewRequest(text)) || words(text).some((w) => ANAPHORS.has(w));
-}
-
-/** Words a request opens with before its verb ("*and* close it", "*now* lock them", "*can you* turn it off"). */
-const BEFORE_THE_VERB = new Set(['and', 'now', 'then', 'please', 'just', 'ok', 'okay', 'can', 'could', 'you', 'also']);
 /** Openings of a question, whose "it" is often nobody's ("will *it* be sunny", "how cold is *it*"). */
 const QUESTION_OPENINGS = new Set(
   'what how who whom whose which when where why is are was were will would can could do does did should shall'.split(
@@ -260,30 +192,6 @@ const QUESTION_OPENINGS = new Set(
 /** Whether a clause asks a question: a question mark, or a question's opening (`all`: its words, from where it opens). */
 export function asks(clause: string, all = words(clause)): boolean {
   return clause.trim().endsWith('?') || QUESTION_OPENINGS.has(all[0]);
-}
-
-/** Pronouns for a thing said before. */
-const THING_PRONOUNS = new Set(['it', 'them', 'that', 'this', 'those', 'these']);
-
-/**
- * The verb of a request that does something to a thing said before ("close *it* again", "now lock
- * *them*", "turn *it* off"), if it is one: its verb first, the thing a pronoun right after.
- */
-export function verbActingOnIt(text: string): string | undefined {
-  const all = words(text);
-  let at = 0;
-  while (at < all.length && BEFORE_THE_VERB.has(all[at])) at++;
-  // Not a question ("is it cold out?"), whose "it" is often nobody's.
-  if (asks(text, all.slice(at))) return undefined;
-  return THING_PRONOUNS.has(all[at + 1] ?? '') ? all[at] : undefined;
-}
-
-/**
- * A request that leaves out the thing it asks about, naming only whose ("and Dennis's?", "what
- * about Sofia's"): the thing is the one the conversation is about.
- */
-export function leavesOutItsThing(text: string): boolean {
-  return /\p{L}['’]s?[\s?.!]*$/u.test(text) && words(text).length <= 4;
 }
 
 /**
@@ -347,37 +255,6 @@ export function isDiscourseWord(word: string): boolean {
 /** A word a statement opens with, its subject first (STATEMENT_OPENINGS). */
 export function opensAStatement(word: string): boolean {
   return STATEMENT_OPENINGS.has(word);
-}
-
-/** Words that change how what is going on goes - its volume, its place, its pace, its heat or light - and name nothing. */
-const ADJUSTMENTS = new Set(
-  (
-    'louder quieter softer lower higher up down pause resume unpause stop skip next previous back again more less ' +
-    'mute unmute faster slower hotter colder warmer cooler brighter dimmer'
-  ).split(' '),
-);
-/**
- * Words that ask for nothing of their own beside an adjustment ("turn *it* up a *bit*", "play the
- * *next one*"), and the parts of what is playing an adjustment moves through ("skip to the next
- * *chapter*", "go back a *track*"): the conversation's, whatever card has the word.
- */
-const ADJUSTMENT_COMPANIONS = new Set(
-  (
-    'turn go play put it that this one the a bit little lot much way volume sound time to ' +
-    'chapter chapters episode episodes track tracks song songs station stations channel channels'
-  ).split(' '),
-);
-
-/**
- * A request that only adjusts what is going on ("louder", "pause it", "turn the volume down", "next
- * one"): in a conversation, something the conversation's agent is doing, whatever card has the word.
- */
-export function adjustsOnly(text: string): boolean {
-  const all = words(text);
-  return (
-    all.some((w) => ADJUSTMENTS.has(w)) &&
-    all.every((w) => ADJUSTMENTS.has(w) || ADJUSTMENT_COMPANIONS.has(w) || DISCOURSE_WORDS.has(w))
-  );
 }
 
 /** The first `max` characters of a text, cut at the last space within them if there is one. */

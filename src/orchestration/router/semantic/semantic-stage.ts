@@ -4,7 +4,8 @@ import { splitRouting } from '../clause-routing';
 import type { DefaultRouter } from '../default-router';
 import type { Routing, RoutingRequest } from '../routing';
 import { clauses } from '../clauses';
-import { isContext, isFragment, leavesOutItsThing, pointsAt, standsAlone, terms } from '../text-analysis';
+import { isFragment, terms } from '../text-analysis';
+import { isContext, leavesOutItsThing, pointsAt, standsAlone } from '../conversation-cues';
 import { Evidence, Judgement, merge, MIN_STANDING, NEAR_REQUEST, oneWordAmongOthers } from './evidence';
 import { SentenceEncoder } from './sentence-encoder';
 
