@@ -52,17 +52,34 @@ const SUBJECTS = new Set(['it', 'somebody', 'someone', 'nobody', 'everybody', 'e
  * A clause that tells of something rather than asks for it: it opens with its subject - a pronoun,
  * a possessive or a name ("*my* DoorDash guy is stuck downstairs", "*Sofia's* twinkly lights",
  * "*Sofia* spotted me 15 for groceries"), where a request opens with its verb ("*park* the mower").
- * A name is a word no English word list has; so a verb the list lacks reads as a name.
  */
 function tellsOf(clause: string): boolean {
   const [first] = withoutPoliteOpening(words(clause));
   if (first === undefined) return false;
-  return (
-    opensAStatement(first) ||
-    SUBJECTS.has(first) ||
-    /^\s*[\p{L}\p{N}]+['’]s\b/u.test(clause) ||
-    (!/\d/.test(first) && !isEnglishWord(first))
-  );
+  return opensAStatement(first) || SUBJECTS.has(first) || opensWithAName(clause, first);
+}
+
+/** The most words a clause that only names a thing has (namesAThingOnly). */
+const THING_WORDS = 3;
+
+/**
+ * A clause that only names a thing - in a few words, a name or someone's thing first, no question
+ * ("we're out of milk, bread and *Weet-Bix*", "…and *Ouma's rusks*"): an item of a list, not a
+ * request of its own.
+ */
+export function namesAThingOnly(clause: string): boolean {
+  const all = words(clause);
+  if (all.length === 0 || all.length > THING_WORDS || asks(clause, all)) return false;
+  return opensWithAName(clause, all[0]);
+}
+
+/**
+ * Whether a clause opens (its `first` word) with a name or someone's thing ("*Sofia* spotted me
+ * 15", "*Sofia's* twinkly lights"). A name is a word no English word list has; so a verb the list
+ * lacks reads as a name.
+ */
+function opensWithAName(clause: string, first: string): boolean {
+  return /^\s*[\p{L}\p{N}]+['’]s\b/u.test(clause) || (!/\d/.test(first) && !isEnglishWord(first));
 }
 
 /** Words that make a statement a request: "I *need* a timer for 4 minutes", "we *want* the match on". */

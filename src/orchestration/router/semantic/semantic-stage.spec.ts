@@ -235,6 +235,20 @@ describe('the built-in router with meaning (sentence embeddings, real model)', (
     const eggs = await at('ad eggs and bred to the shoping list');
     expect(eggs).toMatchObject({ agentId: 'bring' });
     expect(eggs.unplaced).toBeUndefined();
+    // Nor is an item of a list that only names a thing no card has: a brand, someone's thing.
+    const grocer = card(
+      'grocer',
+      'FreshCart',
+      'Groceries delivered to your door in an hour. Shop thousands of products with free delivery on your first order.',
+    );
+    for (const text of [
+      "we're out of milk and Ouma's rusks, get some delivered in the next hour",
+      "we're out of milk and Tim Tams, get some delivered",
+    ]) {
+      const items = (await router.route({ text, multiAgent: true }, [grocer, ...AGENTS.slice(0, 4)], 'grocer')).routing;
+      expect(items).toMatchObject({ agentId: 'grocer' });
+      expect(items.unplaced).toBeUndefined();
+    }
     // A clause out of scope beside it is still asked about.
     const table = await at('add eggs to the shopping list and book us a table at Dishoom');
     expect(table).toMatchObject({ agentId: 'bring' });

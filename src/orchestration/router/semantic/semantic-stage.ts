@@ -3,7 +3,7 @@ import { requestedAction } from '../actions';
 import { splitRouting } from '../clause-routing';
 import type { DefaultRouter } from '../default-router';
 import type { Routing, RoutingRequest } from '../routing';
-import { clauses } from '../clauses';
+import { clauses, namesAThingOnly } from '../clauses';
 import { isFragment, terms } from '../text-analysis';
 import { isContext, leavesOutItsThing, pointsAt, standsAlone } from '../conversation-cues';
 import { Evidence, Judgement, merge, MIN_STANDING, NEAR_REQUEST, oneWordAmongOthers } from './evidence';
@@ -158,8 +158,8 @@ export class SemanticStage {
   private routeClauses(parts: string[], judged: Judgement[], whole: Judgement): Routing | undefined {
     const chosen = new Map<string, { text: string[]; confidence: number }>();
     const unplaced: { text: string; candidates: string[] }[] = [];
-    /** What the meaning says of each clause left unplaced (context clauses aside). */
-    const loose: Judgement[] = [];
+    /** Each clause left unplaced (context clauses aside), with what the meaning says of it. */
+    const loose: { part: string; judgement: Judgement }[] = [];
     /** Context clauses waiting for the next placed clause (none placed before them). */
     let context: { text: string; candidates: string[] }[] = [];
     let last: string | undefined;
@@ -189,7 +189,7 @@ export class SemanticStage {
       if (!agentId) {
         if (isFragment(part)) return;
         unplaced.push({ text: part, candidates: judgement.candidates });
-        loose.push(judgement);
+        loose.push({ part, judgement });
         afterUnplaced = true;
         return;
       }
@@ -208,14 +208,16 @@ export class SemanticStage {
 
 /**
  * Whether clauses left unplaced (`loose`) beside clauses of one agent are parts of one request for
- * it rather than requests of their own: none of them is out of scope, each stands out most for
- * that agent (standsOutMostFor), and the whole request goes to it by words and meaning ("*ad
- * eggs* and bred to the shoping list": "and" joins the things added, not two requests). Then the
- * whole request is routed as one.
+ * it rather than requests of their own - the whole request goes to that agent by words and meaning,
+ * and each of them either stands out most for it (standsOutMostFor) and is not out of scope ("*ad
+ * eggs* and bred to the shoping list": "and" joins the things added, not two requests), or only
+ * names a thing no card has a word of (namesAThingOnly: "we're out of milk and *Ouma's rusks*, get
+ * some delivered"; what the model makes of a name or a brand alone, its domain included, says
+ * little). Then the whole request is routed as one.
  */
 function partOfOneRequest(
   chosen: ReadonlyMap<string, unknown>,
-  loose: readonly Judgement[],
+  loose: readonly { part: string; judgement: Judgement }[],
   whole: Judgement,
 ): boolean {
   const [agentId] = [...chosen.keys()];
@@ -223,7 +225,11 @@ function partOfOneRequest(
     chosen.size === 1 &&
     loose.length > 0 &&
     whole.agentId === agentId &&
-    loose.every((clause) => !clause.outOfScope && standsOutMostFor(clause, agentId))
+    loose.every(
+      ({ part, judgement }) =>
+        (!judgement.wordsAgent && namesAThingOnly(part)) ||
+        (!judgement.outOfScope && standsOutMostFor(judgement, agentId)),
+    )
   );
 }
 
