@@ -35,24 +35,27 @@ export class CardTerms {
     this.strong = agents.map(() => new Set<string>());
     agents.forEach((agent, index) => {
       const weights = new Map<string, number>();
-      const add = (text: string, weight: number, strong: boolean) => {
-        for (const { term } of this.spellings.note(withItsParts(text))) {
-          weights.set(term, Math.max(weights.get(term) ?? 0, weight));
-          if (strong) this.strong[index].add(term);
-        }
-        // Two words one after the other ("the roller *garage door*") say what, together, as a tag does.
-        for (const phrase of phrases(words(text), stem)) {
-          weights.set(phrase, Math.max(weights.get(phrase) ?? 0, FIELD_WEIGHTS.tag));
-          this.strong[index].add(phrase);
+      // Each text on its own: two words of two tags or two examples are no phrase.
+      const add = (texts: readonly string[], weight: number, strong: boolean) => {
+        for (const text of texts) {
+          for (const { term } of this.spellings.note(withItsParts(text))) {
+            weights.set(term, Math.max(weights.get(term) ?? 0, weight));
+            if (strong) this.strong[index].add(term);
+          }
+          // Two words one after the other ("the roller *garage door*") say what, together, as a tag does.
+          for (const phrase of phrases(words(text), stem)) {
+            weights.set(phrase, Math.max(weights.get(phrase) ?? 0, FIELD_WEIGHTS.tag));
+            this.strong[index].add(phrase);
+          }
         }
       };
-      add(nameOf(agent), FIELD_WEIGHTS.name, true);
-      add(agent.description, FIELD_WEIGHTS.description, false);
+      add([nameOf(agent)], FIELD_WEIGHTS.name, true);
+      add([agent.description], FIELD_WEIGHTS.description, false);
       for (const skill of agent.skills) {
-        add(skill.name, FIELD_WEIGHTS.skillName, true);
-        add(skill.tags.join(' '), FIELD_WEIGHTS.tag, true);
-        add(skill.description, FIELD_WEIGHTS.description, false);
-        add(skill.examples.join(' . '), FIELD_WEIGHTS.example, false);
+        add([skill.name], FIELD_WEIGHTS.skillName, true);
+        add(skill.tags, FIELD_WEIGHTS.tag, true);
+        add([skill.description], FIELD_WEIGHTS.description, false);
+        add(skill.examples, FIELD_WEIGHTS.example, false);
       }
       for (const [term, weight] of weights) {
         let list = this.postings.get(term);
