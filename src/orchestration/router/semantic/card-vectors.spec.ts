@@ -1,6 +1,6 @@
 import { agentCard as card } from '../agent-card.fixture';
 import { CardVectors } from './card-vectors';
-import { EVERYDAY_REQUESTS } from './everyday-domains';
+import { CARD_BACKGROUND } from './everyday-domains';
 import type { SentenceEncoder } from './sentence-encoder';
 
 /** A stand-in for the model: a unit vector per text from its characters, and a record of what was embedded. */
@@ -30,7 +30,7 @@ describe('CardVectors (the cards as vectors, embedded once per card version)', (
     const cards = new CardVectors(encoder);
     await cards.prepare([weather, music], 1);
     expect(batches).toHaveLength(2);
-    expect(batches[0]).toEqual([...EVERYDAY_REQUESTS]);
+    expect(batches[0]).toEqual([...CARD_BACKGROUND]);
     expect(batches[1]).toEqual([
       // The fixture's one skill repeats the card's name and line: each anchor once.
       'Weather: Forecasts and current conditions',

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AgentProfile } from '../../../a2a/agent-profile';
 import { isEnglishWord } from '../common-words';
 import { properNames } from '../text-analysis';
-import { EVERYDAY_REQUESTS } from './everyday-domains';
+import { CARD_BACKGROUND } from './everyday-domains';
 import { cosine, SentenceEncoder } from './sentence-encoder';
 
 /** An agent's card as sentences: what it says it is for, each skill, each example. */
@@ -97,7 +97,7 @@ export class CardVectors {
       this.preparedKey = key;
       return this.byAgent.size !== before;
     }
-    this.background ??= await this.encoder.embed([...EVERYDAY_REQUESTS]);
+    this.background ??= await this.encoder.embed([...CARD_BACKGROUND]);
     const vectors = await this.encoder.embed(stale.flatMap((s) => s.anchors));
     let at = 0;
     for (const entry of stale) {

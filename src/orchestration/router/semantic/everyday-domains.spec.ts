@@ -2,7 +2,7 @@ import { AppConfig } from '../../../platform/config/app-config';
 import { validateEnvironment } from '../../../platform/config/environment';
 import { agentCard as card } from '../agent-card.fixture';
 import { AgentRouter } from '../agent-router';
-import { framedDomain } from './everyday-domains';
+import { CARD_BACKGROUND, EVERYDAY_DOMAINS, EVERYDAY_REQUESTS, framedDomain } from './everyday-domains';
 import { SentenceEncoder } from './sentence-encoder';
 
 describe('requests framed as a domain (framedDomain)', () => {
@@ -35,6 +35,15 @@ describe('requests framed as a domain (framedDomain)', () => {
   });
 });
 
+describe('the background the cards are calibrated against (CARD_BACKGROUND)', () => {
+  it('keeps the requests of the domains it was fixed with, not those of a domain added since', () => {
+    const later = EVERYDAY_DOMAINS.filter((d) => d.background === false);
+    expect(later.map((d) => d.id)).toContain('car');
+    for (const request of later.flatMap((d) => d.requests)) expect(CARD_BACKGROUND).not.toContain(request);
+    expect(CARD_BACKGROUND).toEqual(EVERYDAY_REQUESTS.filter((r) => !later.some((d) => d.requests.includes(r))));
+  });
+});
+
 describe('requests routed by their everyday domain (real model)', () => {
   const config = new AppConfig(validateEnvironment({}));
   const encoder = new SentenceEncoder(config);
@@ -64,6 +73,11 @@ describe('requests routed by their everyday domain (real model)', () => {
   const nearMiss = async (text: string) =>
     (await router.route({ text, multiAgent: false }, RECIPES_AND_THERMOSTAT, 3)).routing;
 
+  const CAR = card('toyota', 'myToyota', 'Your Toyota, connected: find your car and lock it from your phone.', [
+    'find',
+    'lock',
+  ]);
+
   beforeAll(async () => {
     await encoder.load();
     expect(encoder.status).toEqual(expect.objectContaining({ state: 'ready', dimensions: 512 }));
@@ -90,5 +104,15 @@ describe('requests routed by their everyday domain (real model)', () => {
       agentId: '',
       outOfScope: 'general-knowledge',
     });
+  });
+
+  it("gives a request about the car, in no word of the car's card, to the car's agent", async () => {
+    const withCar = [CAR, ...HOUSEHOLD];
+    const routing = (await router.route({ text: 'how much petrol have I got', multiAgent: false }, withCar, 4)).routing;
+    expect(routing.agentId).toBe('toyota');
+  });
+
+  it('asks about the car when no hosted agent serves it', async () => {
+    expect(await route('how much petrol have I got')).toMatchObject({ agentId: '', outOfScope: 'car' });
   });
 });

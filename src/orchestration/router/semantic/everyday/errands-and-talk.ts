@@ -104,6 +104,26 @@ export const ERRANDS_AND_TALK_DOMAINS: readonly EverydayDomain[] = [
     ],
   },
   {
+    id: 'car',
+    description:
+      'The car or other vehicle: where it is parked, locking and unlocking it, its fuel, warming or cooling the cabin.',
+    requests: [
+      'where did I leave the car',
+      'is the car locked',
+      'lock the car',
+      'unlock the car for me',
+      'how much petrol is in the tank',
+      'how far can I drive before I need to fill up',
+      'warm the car up before I go out',
+      'cool the car down before the school run',
+      'where is the car right now',
+      'show me the trips the car made this week',
+      'did I close the windows in the car',
+      'flash the lights so I can find the car in the car park',
+    ],
+    background: false,
+  },
+  {
     id: 'communication',
     description: 'Calls, messages and email.',
     requests: [
