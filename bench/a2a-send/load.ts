@@ -24,6 +24,8 @@ export interface LoadOptions {
   durationSeconds: number;
   /** Seconds of load before measuring, thrown away (JIT, connection pools, caches). */
   warmupSeconds: number;
+  /** Requests per second in all (autocannon's overallRate); undefined: as fast as the connections go. */
+  rate?: number;
 }
 
 export interface LatencyStats {
@@ -77,9 +79,9 @@ export async function measureWith(
   options: LoadOptions,
   hooks: MeasureHooks = {},
 ): Promise<Measurement> {
-  const warmup = options.warmupSeconds > 0 ? await run(target, options.connections, options.warmupSeconds) : undefined;
+  const warmup = options.warmupSeconds > 0 ? await run(target, options, options.warmupSeconds) : undefined;
   await hooks.beforeMeasured?.();
-  const measured = await run(target, options.connections, options.durationSeconds);
+  const measured = await run(target, options, options.durationSeconds);
   await hooks.afterMeasured?.();
   return {
     ...measured,
@@ -89,7 +91,7 @@ export async function measureWith(
 
 async function run(
   target: LoadTarget,
-  connections: number,
+  { connections, rate }: Pick<LoadOptions, 'connections' | 'rate'>,
   durationSeconds: number,
 ): Promise<Omit<Measurement, 'warmup'>> {
   const latencies: number[] = [];
@@ -107,6 +109,7 @@ async function run(
       {
         url: target.origin,
         connections,
+        ...(rate === undefined ? {} : { overallRate: rate }),
         pipelining: 1,
         duration: durationSeconds,
         timeout: 10,

@@ -62,6 +62,7 @@ async function main(): Promise<void> {
   console.log(
     `load: autocannon ${packageVersion('autocannon')}, ${options.connections.join(' and ')} connections, ` +
       `${options.durationSeconds} s after ${options.warmupSeconds} s warm-up, ${options.rounds} round(s), ` +
+      (options.rate ? `at most ${options.rate} req/s in all, ` : '') +
       `${cells.length} cells; variants ${options.variants.join(', ')}; hub backends: ` +
       options.backends.map((b) => `${b} = ${BACKEND_LABELS[b]}`).join(', ') +
       (options.hubNodeOptions ? `; hub NODE_OPTIONS ${options.hubNodeOptions}` : ''),

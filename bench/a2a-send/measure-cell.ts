@@ -21,7 +21,7 @@ export async function measureCell(
   cell: Cell,
   connections: number,
   servers: Servers,
-  options: Pick<Options, 'durationSeconds' | 'warmupSeconds'>,
+  options: Pick<Options, 'durationSeconds' | 'warmupSeconds' | 'rate'>,
   profileFile?: string,
 ): Promise<{ result: RoundResult; profile?: CellProfile['summary'] }> {
   const { involved, target } = loadTarget(cell, servers);
@@ -31,7 +31,12 @@ export async function measureCell(
   await settle(involved);
   const measured = await measureWith(
     target,
-    { connections, durationSeconds: options.durationSeconds, warmupSeconds: options.warmupSeconds },
+    {
+      connections,
+      durationSeconds: options.durationSeconds,
+      warmupSeconds: options.warmupSeconds,
+      rate: options.rate,
+    },
     {
       beforeMeasured: async () => {
         if (profileFile) await involved[0].request({ type: 'profile-start' });

@@ -29,6 +29,11 @@ export const USAGE = `Usage: npm run bench:a2a-send -- [options]
   --hub-node-options <flags>
                         Node/V8 options for the hubs alone (their NODE_OPTIONS), e.g.
                         --hub-node-options=--max-semi-space-size=32 (default: none)
+  --rate <req/s>        send at most this many requests per second in all (autocannon's overallRate),
+                        so every cell runs at the same load: the hub's CPU per answer then compares
+                        like with like (it falls as the rate rises and answers share system calls
+                        and event-loop turns); the throughput ratios then say nothing (default: as
+                        fast as the connections go)
   --profile             CPU-profile each target's server process during its first measured run
                         (written next to the results; slows the servers down: figures are marked)
   --out <file>          where to write the JSON (default bench/results/a2a-send-<timestamp>.json)
@@ -52,6 +57,8 @@ export interface Options {
   hubEnv: Record<string, string>;
   /** NODE_OPTIONS for the hubs (--hub-node-options). */
   hubNodeOptions?: string;
+  /** Requests per second in all, or undefined for as fast as the connections go (--rate). */
+  rate?: number;
   profile: boolean;
   out: string;
 }
@@ -73,6 +80,7 @@ export function parseOptions(projectRoot: string, stamp: string): Options {
       'log-level': { type: 'string', default: 'silent' },
       'hub-env': { type: 'string', multiple: true, default: [] },
       'hub-node-options': { type: 'string' },
+      rate: { type: 'string' },
       profile: { type: 'boolean', default: false },
       out: { type: 'string' },
       help: { type: 'boolean', default: false },
@@ -112,6 +120,7 @@ export function parseOptions(projectRoot: string, stamp: string): Options {
     logLevel: values['log-level'],
     hubEnv: parseHubEnv(values['hub-env']),
     hubNodeOptions: values['hub-node-options'],
+    rate: values.rate === undefined ? undefined : positive('rate', values.rate),
     profile: values.profile,
     out: values.out ?? join(projectRoot, 'bench', 'results', `a2a-send-${stamp}.json`),
   };
