@@ -48,11 +48,11 @@ export const EVERYDAY_REQUESTS: readonly string[] = EVERYDAY_DOMAINS.flatMap((d)
 
 /**
  * The background against which a card's similarity to a request is judged (CardVectors: its mean
- * and spread over these): the requests of the domains the router was first built with. It is a
- * calibration, not a list of what the hub knows, so adding a domain leaves it as it is - otherwise
- * every card's standing moves with each new domain (twelve car requests raised a car card's mean
- * enough to drop its other claims under DomainMap's MIN_REQUEST_STANDING: Polestar's climate,
- * 0.82 -> 0.64 sigma).
+ * and spread over these): the requests of the domains the router was tuned with, every domain
+ * before the car. It is a calibration, not a list of what the hub knows, so adding a domain leaves
+ * it as it is - otherwise every card's standing moves with each new domain (twelve car requests
+ * raised a car card's mean enough to drop its other claims under DomainMap's MIN_REQUEST_STANDING:
+ * Polestar's climate, 0.82 -> 0.64 sigma).
  */
 export const CARD_BACKGROUND: readonly string[] = EVERYDAY_DOMAINS.filter((d) => d.background !== false).flatMap(
   (d) => d.requests,
