@@ -22,6 +22,16 @@ export function isContext(clause: string): boolean {
 }
 
 /**
+ * A yes/no question about the asker ("do I need to stop for petrol", "will we get through the
+ * night", "am I going to make it"): beside a request, most often what its answer means for them.
+ * Not "can I …" or "could we …", which ask for something ("can I get a taxi").
+ */
+export function asksWhatFollows(clause: string): boolean {
+  return WHAT_FOLLOWS.test(clause);
+}
+const WHAT_FOLLOWS = /^\s*(?:do|will|would|should|shall|am|are|have)\s+(?:i|we)\b/i;
+
+/**
  * Does the text point at a thing named elsewhere ("I'm sick of *this one*", "pop *that* in")? Not
  * by "it", which as often points at nothing ("is *it* going to be warm", "*it's* freezing").
  */

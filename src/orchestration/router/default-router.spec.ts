@@ -2,7 +2,7 @@ import { agentCard as agent, CAR_AND_THERMOSTAT } from './agent-card.fixture';
 import { clauses } from './clauses';
 import { DefaultRouter } from './default-router';
 import { isFragment, properNames, stem, terms, unquoted, userUtterance } from './text-analysis';
-import { leavesOutItsThing, refersBack, standsAlone, verbActingOnIt } from './conversation-cues';
+import { asksWhatFollows, leavesOutItsThing, refersBack, standsAlone, verbActingOnIt } from './conversation-cues';
 
 const AGENTS = [
   agent(
@@ -407,6 +407,26 @@ describe('text analysis', () => {
     expect(unquoted("turn on the kids' lights, it's dark")).toBe("turn on the kids' lights, it's dark");
     // Nothing said outside the quotes: the quote is the request.
     expect(unquoted('"lock the door" please')).toBe('"lock the door" please');
+  });
+
+  it('knows a yes/no question about the asker from one that asks for something', () => {
+    for (const text of [
+      'do I need to stop for petrol',
+      'will we get through the night',
+      'Am I going to make it',
+      'should we leave now',
+    ]) {
+      expect([text, asksWhatFollows(text)]).toEqual([text, true]);
+    }
+    for (const text of [
+      'can I get a taxi',
+      'could we book a table',
+      'will it rain',
+      'do you sell mugs',
+      'I need petrol',
+    ]) {
+      expect([text, asksWhatFollows(text)]).toEqual([text, false]);
+    }
   });
 
   it('takes the user words out of a Home Assistant prompt', () => {

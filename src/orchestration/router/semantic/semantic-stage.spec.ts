@@ -255,6 +255,26 @@ describe('the built-in router with meaning (sentence embeddings, real model)', (
     expect(table.unplaced).toHaveLength(1);
   });
 
+  it('takes a question of what follows for the asker as part of the request beside it, when it is nearest that card', async () => {
+    const household = [
+      card(
+        'car',
+        'myToyota',
+        'Your Toyota, connected. Find your car, check your fuel and lock the doors from your phone.',
+      ),
+      card('pool', 'AstralPool', 'The pool heater, pump and lights.', ['pool', 'heater', 'pump']),
+      ...AGENTS.slice(2, 4),
+    ];
+    const at = async (text: string) => (await router.route({ text, multiAgent: true }, household, 'car')).routing;
+    const fuel = await at('how much fuel is left in the car, should I stop at the petrol station');
+    expect(fuel).toMatchObject({ agentId: 'car' });
+    expect(fuel.unplaced).toBeUndefined();
+    // Not a question that is nearest no card of the request beside it (the weather: no agent's).
+    const umbrella = await at('turn off the pool heater, do I need an umbrella');
+    expect(umbrella).toMatchObject({ agentId: 'pool' });
+    expect(umbrella.unplaced).toHaveLength(1);
+  });
+
   it('sends no agent an action its card does not offer, even in a conversation', async () => {
     const seat = await route('book me a seat on it', 'weather');
     expect(seat).toMatchObject({ agentId: '', outOfScope: 'booking', candidates: [] });

@@ -5,7 +5,7 @@ import type { DefaultRouter } from '../default-router';
 import type { Routing, RoutingRequest } from '../routing';
 import { clauses, namesAThingOnly } from '../clauses';
 import { isFragment, terms } from '../text-analysis';
-import { isContext, leavesOutItsThing, pointsAt, standsAlone } from '../conversation-cues';
+import { asksWhatFollows, isContext, leavesOutItsThing, pointsAt, standsAlone } from '../conversation-cues';
 import { Evidence, Judgement, merge, MIN_STANDING, NEAR_REQUEST, oneWordAmongOthers } from './evidence';
 import { SentenceEncoder } from './sentence-encoder';
 
@@ -213,7 +213,8 @@ export class SemanticStage {
  * eggs* and bred to the shoping list": "and" joins the things added, not two requests), or only
  * names a thing no card has a word of (namesAThingOnly: "we're out of milk and *Ouma's rusks*, get
  * some delivered"; what the model makes of a name or a brand alone, its domain included, says
- * little). Then the whole request is routed as one.
+ * little), or asks what follows from it for the asker (followsFrom). Then the whole request is
+ * routed as one.
  */
 function partOfOneRequest(
   chosen: ReadonlyMap<string, unknown>,
@@ -228,15 +229,28 @@ function partOfOneRequest(
     loose.every(
       ({ part, judgement }) =>
         (!judgement.wordsAgent && namesAThingOnly(part)) ||
-        (!judgement.outOfScope && standsOutMostFor(judgement, agentId)),
+        (!judgement.outOfScope && standsOutMostFor(judgement, agentId)) ||
+        (!judgement.wordsAgent && asksWhatFollows(part) && followsFrom(judgement, agentId)),
     )
   );
 }
 
-/** Whether the text stands out for the agent's card (MIN_STANDING), and for no card more. */
-function standsOutMostFor(judgement: Judgement, agentId: string): boolean {
+/**
+ * Whether a question of what follows for the asker (asksWhatFollows) is about the request beside
+ * it: the card it stands out for most is that request's agent's - by any margin, or, when the
+ * meaning puts it in a domain no agent serves, by as much as meaning must count (MIN_STANDING).
+ * "how much fuel is left in the car, *should I stop at the petrol station*": the car's card, 1.89
+ * sigma, though "get me a taxi to the station" (no agent's) is nearest; not "turn off the pool
+ * heater, *do I need an umbrella*": the pool's card, 0.89 sigma, the weather no agent's.
+ */
+function followsFrom(judgement: Judgement, agentId: string): boolean {
+  return standsOutMostFor(judgement, agentId, judgement.outOfScope ? MIN_STANDING : 0);
+}
+
+/** Whether the text stands out for the agent's card (by `least`, sigma), and for no card more. */
+function standsOutMostFor(judgement: Judgement, agentId: string, least = MIN_STANDING): boolean {
   const standing = judgement.standing.get(agentId) ?? -Infinity;
-  return standing >= MIN_STANDING && [...judgement.standing.values()].every((other) => other <= standing);
+  return standing >= least && [...judgement.standing.values()].every((other) => other <= standing);
 }
 
 /** Whether the text stands out for the conversation's agent: something it can take up. */
