@@ -1,4 +1,4 @@
-import { saysWhat, termsOfWords } from '../text-analysis';
+import { namedDomains } from './domain-words';
 import { EVERYDAY_DOMAINS, EVERYDAY_REQUESTS } from './everyday-domains';
 import { cosine, SentenceEncoder } from './sentence-encoder';
 
@@ -342,37 +342,6 @@ function claimed(lines: readonly Float32Array[], descriptions: readonly Float32A
   }
   return claims;
 }
-
-/**
- * The domains a card's words name: the terms that say what is asked (saysWhat: not "feeding
- * *times*") of each domain's description that no other domain's description has ("forecast": the
- * weather; "camera": security).
- */
-function namedDomains(words: string): Set<number> {
-  const said = whatTerms(words);
-  const domains = new Set<number>();
-  DOMAIN_WORDS.forEach((own, d) => {
-    for (const term of own) if (said.has(term)) domains.add(d);
-  });
-  return domains;
-}
-
-/** The terms of a text's words that say what is asked (saysWhat). */
-function whatTerms(text: string): Set<string> {
-  return new Set(
-    termsOfWords(text)
-      .filter(({ word }) => saysWhat(word))
-      .map((t) => t.term),
-  );
-}
-
-/** For each domain, the terms of its description that say what is asked and no other domain's description has. */
-const DOMAIN_WORDS: ReadonlySet<string>[] = (() => {
-  const terms = EVERYDAY_DOMAINS.map((d) => whatTerms(d.description));
-  return terms.map(
-    (own, d) => new Set([...own].filter((term) => terms.every((other, o) => o === d || !other.has(term)))),
-  );
-})();
 
 function mean(values: number[]): number {
   return values.length ? values.reduce((sum, x) => sum + x, 0) / values.length : 0;
