@@ -8,7 +8,7 @@ import {
   SMART_HOME_AND_ROBOT,
 } from '../agent-card.fixture';
 import { CardVectors } from './card-vectors';
-import { DomainMap } from './domain-map';
+import { ALSO_SAID_MIN, DomainMap } from './domain-map';
 import { EVERYDAY_DOMAINS } from './everyday-domains';
 import { SentenceEncoder } from './sentence-encoder';
 
@@ -94,6 +94,23 @@ describe('DomainMap (everyday domains and the hosted agents serving them, real m
     const travel = domains.classify(flight)!;
     expect(travel).toMatchObject({ domain: 'travel' });
     expect(travel.agentId).toBeUndefined();
+  });
+
+  it('reads the domain from what people also say only when the request says nearly that (ALSO_SAID_MIN)', async () => {
+    const domains = await mapFor([home, weather, shop]);
+    const said = new Set(EVERYDAY_DOMAINS.flatMap((d) => d.alsoSaid ?? []));
+    const [airCon, woodpecker] = await encoder.embed(['can we get the air con going', 'has the woodpecker been back']);
+    // No request of the climate's says "air con": its nearest was a ticket booking's.
+    const cooling = domains.classify(airCon)!;
+    expect(cooling).toMatchObject({ domain: 'climate', agentId: 'home' });
+    expect(said.has(cooling.nearest)).toBe(true);
+    expect(cooling.similarity).toBeGreaterThanOrEqual(ALSO_SAID_MIN);
+    // A saying 0.55 away ("it's nippy in here") is chance, not what the request says.
+    expect(said.has(domains.classify(woodpecker)!.nearest)).toBe(false);
+    // What is also said assigns nothing: each domain is judged on its own requests.
+    for (const assignment of domains.explain()) {
+      expect(assignment.requests).toBe(EVERYDAY_DOMAINS.find((d) => d.id === assignment.domain)!.requests.length);
+    }
   });
 
   it('gives a card of many skills the domains its requests stand out for, though its closest line is far from theirs', async () => {

@@ -1,5 +1,5 @@
 import { namedDomains } from './domain-words';
-import { EVERYDAY_DOMAINS, EVERYDAY_REQUESTS } from './everyday-domains';
+import { EVERYDAY_DOMAINS, EVERYDAY_SAYINGS } from './everyday-domains';
 import { cosine, SentenceEncoder } from './sentence-encoder';
 
 /** How close (cosine) a domain's description must come to a line of a card for that line to claim it. */
@@ -78,6 +78,14 @@ const TIE_BROKEN_BY = 0.35;
  * (0.13 further, 3 of 6 votes, 0.7 σ more), Google Calendar beside Todoist (5 of 12).
  */
 const VOTED_BY = 1;
+/**
+ * How near (cosine) a request must come to one of the things people also say for a domain
+ * (EverydayDomain.alsoSaid) for it to count: nearly what the request says. Short sayings are
+ * many, and the model puts some unrelated one within 0.5-0.6 of most requests ("has the
+ * woodpecker been back" is 0.55 from "it's nippy in here"); a domain's own requests were chosen
+ * and calibrated against such near misses, these were not.
+ */
+export const ALSO_SAID_MIN = 0.6;
 
 /** What DomainMap needs of the hosted cards (CardVectors). */
 export interface CardLines {
@@ -133,7 +141,13 @@ export interface DomainAssignment {
  * gas bill") is known as such instead of going to whichever card is least far.
  */
 export class DomainMap {
-  private embedded?: { descriptions: Float32Array[]; requests: { domain: number; vector: Float32Array }[] };
+  private embedded?: {
+    descriptions: Float32Array[];
+    /** The domains' requests (not what is also said): what assigns the domains. */
+    requests: { domain: number; vector: Float32Array }[];
+    /** EVERYDAY_SAYINGS': what a request is compared with. */
+    sayings: Float32Array[];
+  };
   /** The agent serving each domain (EVERYDAY_DOMAINS' order), for the agent set last assigned. */
   private servedBy: (string | undefined)[] = [];
   private assignments: DomainAssignment[] = [];
@@ -268,11 +282,13 @@ export class DomainMap {
   /** The domain of the everyday request nearest to `request`; undefined before the domains are embedded. */
   classify(request: Float32Array): DomainVerdict | undefined {
     if (!this.embedded) return undefined;
-    // The nearest everyday request for each outcome: an agent, or none ('').
+    // The nearest everyday saying for each outcome: an agent, or none ('').
     const best = new Map<string, { similarity: number; domain: number; index: number }>();
-    this.embedded.requests.forEach(({ domain, vector }, index) => {
+    this.embedded.sayings.forEach((vector, index) => {
+      const { domain, alsoSaid } = EVERYDAY_SAYINGS[index];
       const outcome = this.servedBy[domain] ?? '';
       const similarity = cosine(request, vector);
+      if (alsoSaid && similarity < ALSO_SAID_MIN) return;
       const current = best.get(outcome);
       if (!current || similarity > current.similarity) best.set(outcome, { similarity, domain, index });
     });
@@ -282,21 +298,25 @@ export class DomainMap {
     return {
       domain: domain.id,
       agentId: this.servedBy[first.domain],
-      nearest: EVERYDAY_REQUESTS[first.index],
+      nearest: EVERYDAY_SAYINGS[first.index].text,
       similarity: first.similarity,
       lead: first.similarity - (second?.similarity ?? 0),
     };
   }
 
-  /** The domains' lines and requests; the requests come from the encoder's cache once CardVectors has embedded them as its background. */
+  /** The domains' lines and sayings; the requests among them come from the encoder's cache once CardVectors has embedded them as its background. */
   private async embed() {
     if (this.embedded) return this.embedded;
-    const vectors = await this.encoder.embed([...EVERYDAY_DOMAINS.map((d) => d.description), ...EVERYDAY_REQUESTS]);
+    const vectors = await this.encoder.embed([
+      ...EVERYDAY_DOMAINS.map((d) => d.description),
+      ...EVERYDAY_SAYINGS.map((s) => s.text),
+    ]);
     const descriptions = vectors.slice(0, EVERYDAY_DOMAINS.length);
-    const requests = vectors
-      .slice(EVERYDAY_DOMAINS.length)
-      .map((vector, i) => ({ domain: REQUEST_DOMAINS[i], vector }));
-    return (this.embedded = { descriptions, requests });
+    const sayings = vectors.slice(EVERYDAY_DOMAINS.length);
+    const requests = EVERYDAY_SAYINGS.flatMap(({ domain, alsoSaid }, i) =>
+      alsoSaid ? [] : [{ domain, vector: sayings[i] }],
+    );
+    return (this.embedded = { descriptions, requests, sayings });
   }
 }
 
@@ -346,6 +366,3 @@ function claimed(lines: readonly Float32Array[], descriptions: readonly Float32A
 function mean(values: number[]): number {
   return values.length ? values.reduce((sum, x) => sum + x, 0) / values.length : 0;
 }
-
-/** The domain (index) of each of EVERYDAY_REQUESTS. */
-const REQUEST_DOMAINS = EVERYDAY_DOMAINS.flatMap((d, i) => d.requests.map(() => i));

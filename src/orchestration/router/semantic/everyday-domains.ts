@@ -16,6 +16,14 @@ export interface EverydayDomain {
   description: string;
   requests: readonly string[];
   /**
+   * More ways people say such requests - idioms, indirect wishes, everyday shorthand ("it's like an
+   * oven in here", "get the air con going") - read only to tell which domain a request is in
+   * (DomainMap.classify). Not `requests`: those are the sample a card's standing is calibrated
+   * against (CARD_BACKGROUND) and that votes for the card serving the domain (DomainMap.assign),
+   * which stay as they were fixed.
+   */
+  alsoSaid?: readonly string[];
+  /**
    * How people open a request of this domain whatever the rest is about (framedDomain): "remind
    * me to *call the landlord*" asks for a reminder, not a call.
    */
@@ -45,6 +53,16 @@ export function framedDomain(text: string): string | undefined {
 
 /** Every domain's requests, in the order of EVERYDAY_DOMAINS. */
 export const EVERYDAY_REQUESTS: readonly string[] = EVERYDAY_DOMAINS.flatMap((d) => d.requests);
+
+/**
+ * Every domain's requests and what else people say for them (`alsoSaid`), with the domain's index
+ * in EVERYDAY_DOMAINS: what a request is compared with.
+ */
+export const EVERYDAY_SAYINGS: readonly { domain: number; text: string; alsoSaid: boolean }[] =
+  EVERYDAY_DOMAINS.flatMap((d, domain) => [
+    ...d.requests.map((text) => ({ domain, text, alsoSaid: false })),
+    ...(d.alsoSaid ?? []).map((text) => ({ domain, text, alsoSaid: true })),
+  ]);
 
 /**
  * The background against which a card's similarity to a request is judged (CardVectors: its mean

@@ -16,6 +16,7 @@ export const ERRANDS_AND_TALK_DOMAINS: readonly EverydayDomain[] = [
       'how are my investments doing',
       'buy some crypto',
     ],
+    alsoSaid: ['how much is in my account', 'send money to my brother', 'pay back my friend for dinner'],
   },
   {
     id: 'shopping',
@@ -33,6 +34,7 @@ export const ERRANDS_AND_TALK_DOMAINS: readonly EverydayDomain[] = [
       'what is on sale',
       'I would like to return an item',
     ],
+    alsoSaid: ['how much is a new kettle', 'order more printer ink'],
   },
   {
     id: 'groceries-and-takeaway',
@@ -45,6 +47,7 @@ export const ERRANDS_AND_TALK_DOMAINS: readonly EverydayDomain[] = [
       'how far away is my food',
       'get some milk and eggs delivered',
     ],
+    alsoSaid: ['get the weekly shop delivered', 'order us a curry', 'book a grocery delivery for thursday'],
   },
   {
     id: 'tickets-and-events',
@@ -102,6 +105,11 @@ export const ERRANDS_AND_TALK_DOMAINS: readonly EverydayDomain[] = [
       'what time should I leave to be there by nine',
       'which platform does it go from',
     ],
+    alsoSaid: [
+      'how long will it take me to get to work',
+      'is the traffic bad on the motorway',
+      "when's the next bus into town",
+    ],
   },
   {
     id: 'car',
@@ -121,6 +129,14 @@ export const ERRANDS_AND_TALK_DOMAINS: readonly EverydayDomain[] = [
       'did I close the windows in the car',
       'flash the lights so I can find the car in the car park',
     ],
+    alsoSaid: [
+      'have I got enough fuel to get to the coast',
+      'do I need to charge the car before the drive',
+      'where did I park the car',
+      'warm the car up before I leave',
+      'how far can I go on this charge',
+      'where is the car right now',
+    ],
     background: false,
   },
   {
@@ -139,6 +155,7 @@ export const ERRANDS_AND_TALK_DOMAINS: readonly EverydayDomain[] = [
       'call my brother',
       'give mom a call',
     ],
+    alsoSaid: ["text my wife that I'm running late", 'ring mum', 'read me my messages'],
   },
   {
     id: 'cooking',
@@ -165,6 +182,7 @@ export const ERRANDS_AND_TALK_DOMAINS: readonly EverydayDomain[] = [
       'guide me through a breathing exercise',
       'have I had my medication today',
     ],
+    alsoSaid: ['how did I sleep last night', 'how many steps have I done', 'time for my tablets'],
   },
   {
     id: 'school',

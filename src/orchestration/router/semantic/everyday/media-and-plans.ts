@@ -22,6 +22,14 @@ export const MEDIA_AND_PLANS_DOMAINS: readonly EverydayDomain[] = [
       'how cold is it outside right now',
       'what will the temperature be outside this afternoon',
     ],
+    alsoSaid: [
+      'do I need a coat today',
+      'should I hang the washing out',
+      'will it be nice at the weekend',
+      'do I need sun cream today',
+      'is it windy out',
+      "what's the forecast for tomorrow",
+    ],
   },
   {
     id: 'music',
@@ -43,6 +51,15 @@ export const MEDIA_AND_PLANS_DOMAINS: readonly EverydayDomain[] = [
       'shuffle my favourites',
       'put the radio on',
       'change the song',
+    ],
+    alsoSaid: [
+      'play something chilled',
+      'stick some music on',
+      'I want to hear some eighties hits',
+      'turn the music up',
+      'who sings this',
+      'play my workout playlist',
+      'put on some background music',
     ],
   },
   {
@@ -71,6 +88,17 @@ export const MEDIA_AND_PLANS_DOMAINS: readonly EverydayDomain[] = [
       'switch the tv off',
       'turn on subtitles',
     ],
+    alsoSaid: [
+      'put the telly on',
+      'put cartoons on for the kids',
+      'put the match on the telly',
+      'carry on with the series we were watching',
+      'record the film at nine',
+      'put the next episode on',
+      'turn the tv up',
+      'find something for us to watch',
+      'what channel is the news on',
+    ],
   },
   {
     id: 'timers-and-alarms',
@@ -88,6 +116,14 @@ export const MEDIA_AND_PLANS_DOMAINS: readonly EverydayDomain[] = [
       'stop the timer',
       'I have to leave in 45 minutes, let me know',
       'what alarms do I have',
+    ],
+    alsoSaid: [
+      'let me know in 20 minutes',
+      'how long is left on the timer',
+      'wake me at seven',
+      'give me a shout in ten minutes',
+      'set an alarm for six thirty',
+      'stop the alarm',
     ],
   },
   {
@@ -115,6 +151,7 @@ export const MEDIA_AND_PLANS_DOMAINS: readonly EverydayDomain[] = [
       'anything left on my to-do list for this week',
       'read me my shopping list',
     ],
+    alsoSaid: ['put batteries on the list', "what's on my to-do list", 'tick off the bins'],
   },
   {
     id: 'calendar',
@@ -132,6 +169,13 @@ export const MEDIA_AND_PLANS_DOMAINS: readonly EverydayDomain[] = [
       'what day is the parents evening',
       'block out tuesday afternoon for focus time',
       'who am I meeting today',
+    ],
+    alsoSaid: [
+      'what have I got on tomorrow',
+      'am I free on friday afternoon',
+      "when's the dentist",
+      'put the school play in the diary',
+      'move my meeting to three',
     ],
   },
   {
