@@ -2,7 +2,13 @@ import { AppConfig } from '../../../platform/config/app-config';
 import { validateEnvironment } from '../../../platform/config/environment';
 import { agentCard as card } from '../agent-card.fixture';
 import { AgentRouter } from '../agent-router';
-import { CARD_BACKGROUND, EVERYDAY_DOMAINS, EVERYDAY_REQUESTS, framedDomain } from './everyday-domains';
+import {
+  CARD_BACKGROUND,
+  EVERYDAY_DOMAINS,
+  EVERYDAY_REQUESTS,
+  EVERYDAY_SAYINGS,
+  framedDomain,
+} from './everyday-domains';
 import { SentenceEncoder } from './sentence-encoder';
 
 describe('requests framed as a domain (framedDomain)', () => {
@@ -41,6 +47,17 @@ describe('the background the cards are calibrated against (CARD_BACKGROUND)', ()
     expect(later.map((d) => d.id)).toContain('car');
     for (const request of later.flatMap((d) => d.requests)) expect(CARD_BACKGROUND).not.toContain(request);
     expect(CARD_BACKGROUND).toEqual(EVERYDAY_REQUESTS.filter((r) => !later.some((d) => d.requests.includes(r))));
+  });
+
+  it('leaves out what is also said (alsoSaid), which is said once, apart from the requests', () => {
+    const said = EVERYDAY_DOMAINS.flatMap((d) => d.alsoSaid ?? []);
+    expect(said.length).toBeGreaterThan(100);
+    for (const text of said) expect(CARD_BACKGROUND).not.toContain(text);
+    const written = [...EVERYDAY_REQUESTS, ...said].map((t) => t.toLowerCase().replace(/\bwhat is\b/g, "what's"));
+    expect(new Set(written).size).toBe(written.length);
+    expect(EVERYDAY_SAYINGS.map((s) => s.text)).toEqual(
+      EVERYDAY_DOMAINS.flatMap((d) => [...d.requests, ...(d.alsoSaid ?? [])]),
+    );
   });
 });
 

@@ -135,7 +135,6 @@ export const ERRANDS_AND_TALK_DOMAINS: readonly EverydayDomain[] = [
       'where did I park the car',
       'warm the car up before I leave',
       'how far can I go on this charge',
-      'where is the car right now',
     ],
     background: false,
   },
@@ -182,7 +181,7 @@ export const ERRANDS_AND_TALK_DOMAINS: readonly EverydayDomain[] = [
       'guide me through a breathing exercise',
       'have I had my medication today',
     ],
-    alsoSaid: ['how did I sleep last night', 'how many steps have I done', 'time for my tablets'],
+    alsoSaid: ['how did I sleep last night', 'time for my tablets'],
   },
   {
     id: 'school',

@@ -151,7 +151,7 @@ export const MEDIA_AND_PLANS_DOMAINS: readonly EverydayDomain[] = [
       'anything left on my to-do list for this week',
       'read me my shopping list',
     ],
-    alsoSaid: ['put batteries on the list', "what's on my to-do list", 'tick off the bins'],
+    alsoSaid: ['put batteries on the list', 'tick off the bins'],
   },
   {
     id: 'calendar',
@@ -171,7 +171,6 @@ export const MEDIA_AND_PLANS_DOMAINS: readonly EverydayDomain[] = [
       'who am I meeting today',
     ],
     alsoSaid: [
-      'what have I got on tomorrow',
       'am I free on friday afternoon',
       "when's the dentist",
       'put the school play in the diary',
