@@ -23,6 +23,8 @@ export const MEDIA_AND_PLANS_DOMAINS: readonly EverydayDomain[] = [
       'what will the temperature be outside this afternoon',
     ],
     alsoSaid: [
+      'do the kids need coats today',
+      'will it be cold at the bus stop',
       'do I need a coat today',
       'should I hang the washing out',
       'will it be nice at the weekend',
@@ -53,6 +55,10 @@ export const MEDIA_AND_PLANS_DOMAINS: readonly EverydayDomain[] = [
       'change the song',
     ],
     alsoSaid: [
+      'put on something upbeat',
+      'some music while I cook',
+      'play something without lyrics',
+      'something mellow in the background',
       'play something chilled',
       'stick some music on',
       'I want to hear some eighties hits',
@@ -89,6 +95,10 @@ export const MEDIA_AND_PLANS_DOMAINS: readonly EverydayDomain[] = [
       'turn on subtitles',
     ],
     alsoSaid: [
+      "let's watch a movie tonight",
+      'the kids want to watch a cartoon',
+      'put a film on for the kids',
+      'pull up that show we like',
       'put the telly on',
       'put cartoons on for the kids',
       'put the match on the telly',
