@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
@@ -27,20 +28,24 @@ const TASK_AGENT: AgentProfile = {
   defaultOutputModes: ['text/plain'],
 };
 
-type Mark = { kind: 'statement'; sql: string } | { kind: 'answer'; url: string };
+/** `onPath`: sent by the work a request started (its async context), not by a timer of the app's own. */
+type Mark = { kind: 'statement'; sql: string; onPath: boolean } | { kind: 'answer'; url: string };
 
 /**
  * PostgreSQL is not on the path of a message: a blocking message/send to an agent that answers
  * with a Task runs no statement before its answer is written - its task's row follows behind.
  * Every statement the app's driver sends (embedded or real PostgreSQL) and the moment each HTTP
  * answer is written are recorded in one sequence; the write-behind queues are given a second, so
- * a statement before the answer is one the answer waited for.
+ * a statement before the answer is one the answer waited for. Statements the app sends on timers
+ * of its own (the task engine's lease poll every second, the readiness probe) are told apart by
+ * the async context the request started: the HTTP server's request listeners run in one.
  */
 describe('A2A hot path: no PostgreSQL before the answer (e2e)', () => {
   let t: TestApp;
   let lights: RemoteAgent;
   const marks: Mark[] = [];
   let recording = false;
+  const request = new AsyncLocalStorage<true>();
   const originalQuery = Reflect.get(Client.prototype, 'query') as (this: Client, ...args: unknown[]) => unknown;
 
   beforeAll(async () => {
@@ -56,10 +61,13 @@ describe('A2A hot path: no PostgreSQL before the answer (e2e)', () => {
     t.app.get(AgentHost).host({ profile: TASK_AGENT, executor: new StreamingTaskEchoExecutor() });
     Client.prototype.query = function (this: Client, ...args: unknown[]) {
       const config = args[0] as string | { text?: string };
-      if (recording) marks.push({ kind: 'statement', sql: typeof config === 'string' ? config : String(config?.text) });
+      const sql = typeof config === 'string' ? config : String(config?.text);
+      if (recording) marks.push({ kind: 'statement', sql, onPath: request.getStore() === true });
       return originalQuery.apply(this, args);
     } as typeof Client.prototype.query;
     t.app.getHttpServer().prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+      // The app's own listener runs next in this synchronous emit, and what it starts follows on.
+      request.enterWith(true);
       const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
       res.end = ((...args: unknown[]) => {
         if (recording) marks.push({ kind: 'answer', url: req.url ?? '' });
@@ -96,7 +104,7 @@ describe('A2A hot path: no PostgreSQL before the answer (e2e)', () => {
     expect(res.body.result).toMatchObject({ kind: 'task', status: { state: 'completed' } });
     const answer = marks.findIndex((m) => m.kind === 'answer');
     expect(answer).toBeGreaterThanOrEqual(0);
-    expect(marks.slice(0, answer)).toEqual([]);
+    expect(marks.slice(0, answer).filter((m) => m.kind === 'statement' && m.onPath)).toEqual([]);
     const after = marks.slice(answer + 1).flatMap((m) => (m.kind === 'statement' ? [m.sql] : []));
     expect(after.filter((sql) => /INSERT INTO a2a_tasks/.test(sql))).toHaveLength(1);
 
@@ -138,7 +146,7 @@ describe('A2A hot path: no PostgreSQL before the answer (e2e)', () => {
     expect(res.body.result).toMatchObject({ kind: 'message', metadata: { agents_used: ['lights'] } });
     const answer = marks.findIndex((m) => m.kind === 'answer');
     expect(answer).toBeGreaterThanOrEqual(0);
-    expect(marks.slice(0, answer)).toEqual([]);
+    expect(marks.slice(0, answer).filter((m) => m.kind === 'statement' && m.onPath)).toEqual([]);
     const after = marks.slice(answer + 1).flatMap((m) => (m.kind === 'statement' ? [m.sql] : []));
     expect(after.filter((sql) => /INSERT INTO routing_decisions/.test(sql))).toHaveLength(1);
     expect(logged).toEqual([expect.objectContaining({ agents: ['lights'], outcome: 'answered' })]);
