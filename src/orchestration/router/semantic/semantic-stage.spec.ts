@@ -159,6 +159,30 @@ describe('the built-in router with meaning (sentence embeddings, real model)', (
     expect(await inConversation('now make it blue', 'lamp')).toMatchObject({ agentId: 'lamp', refersBack: true });
   });
 
+  it("leaves a conversation for another agent's everyday domain when the request stands out far more for that agent's card", async () => {
+    const cards = [
+      card(
+        'thermostat',
+        'ecobee',
+        'Smart thermostat for the house: heating, cooling and the temperature in each room.',
+        ['thermostat', 'temperature', 'heat', 'cool'],
+        ['set the heat to 68', 'how warm is the bedroom'],
+      ),
+      card('weather', 'The Weather Channel', 'Forecast, radar and severe weather alerts for Westerville, OH.'),
+      card('music', 'Music', 'Plays songs, artists and playlists', ['music', 'song', 'playlist'], ['play some jazz']),
+      card('shop', 'Shop', 'Buy mugs and t-shirts', ['mug', 'blue', 'cart', 'order']),
+    ];
+    const inConversation = async (text: string, previousAgentId: string) =>
+      (await router.route({ text, previousAgentId, multiAgent: true }, cards, 8)).routing;
+    // "it" is the weather's, not the thermostat's: the outside is not the house, though the
+    // request stands out for the thermostat's card too (its temperature).
+    const outside = await inConversation("how low's it supposed to get outside tonight", 'thermostat');
+    expect(outside).toMatchObject({ agentId: 'weather', semantic: true });
+    expect(outside.reasoning).toMatch(/\(weather, served by weather, 0\.7\d/);
+    // What the thermostat takes up stays with it.
+    expect(['', 'thermostat']).toContain((await inConversation('make it a bit warmer', 'thermostat')).agentId);
+  });
+
   it('keeps with the conversation a request that names only whose thing it asks about, though another card has the name', async () => {
     const cards = [
       card('grades', 'PowerSchool', 'Grades, assignments and attendance for Jaylen and Sofia.', [], []),

@@ -20,6 +20,13 @@ const CLEARLY_ELSEWHERE = 0.9;
 const FOLLOW_UP_DOMAIN_MIN = NEAR_REQUEST;
 /** …or, instead of the domain, standing out this far (σ) for the other agent's card ("is *it* cold out" after a song). */
 const CLEARLY_ON_CARD = 2;
+/**
+ * …and a request that stands out for the conversation's agent too leaves it for the agent of its
+ * everyday domain when it stands out for that agent's card this much more (σ): "how low's it
+ * supposed to get outside tonight" after a thermostat (1.65 σ) is the weather card's (3.59 σ).
+ * (1, 1.5 and 2 moved the same items on every dev split.)
+ */
+const OUTGROWN_BY = 1.5;
 
 /**
  * The second stage of the built-in router: when the card words do not decide a request (no
@@ -105,14 +112,18 @@ export class SemanticStage {
     const judgement = judged[judged.length - 1];
     if (short || lexical.refersBack) {
       // Only what does not stand out for the conversation's agent at all leaves it ("I'm cold"
-      // after the news), not what it can take up ("what about tomorrow" after the weather).
-      // Nor is such a request, which leans on the conversation, taken as out of scope.
+      // after the news), not what it can take up ("what about tomorrow" after the weather) - unless
+      // another card stands out for it far more and serves the everyday domain it is, as near as
+      // one asking the same ("how low's it supposed to get outside tonight" after the thermostat,
+      // whose card it stands out for at 1.51 σ, is the weather's: 3.66 σ, "how cold is it outside
+      // right now"). Nor is such a request, which leans on the conversation, taken as out of scope.
       // The model was consulted either way: the decision says what the meaning was.
       const stays: Routing = { ...lexical, reasoning: `${lexical.reasoning} (${judgement.meaning})`, semantic: true };
+      const outgrown = previous !== undefined && clearlyOfAnother(judgement, previous);
       // Nor what belongs to the everyday domain the conversation's agent serves: the domain says what
       // kind of request it is, the conversation which of the cards ("now make *them* blue" after the
       // hallway lights: the lighting's, though "blue" is a shop's card word and stands out for it).
-      if (standsOutFor(judgement, previous) || judgement.domainAgent === previous) return stays;
+      if ((standsOutFor(judgement, previous) && !outgrown) || judgement.domainAgent === previous) return stays;
       // Nor what only adjusts what is going on ("louder" after the TV, though music's requests are
       // nearest), nor what names only whose the thing is ("what about Sofia's" after Jaylen's grade).
       if (lexical.adjusts || leavesOutItsThing(request.text)) return stays;
@@ -251,6 +262,18 @@ function followsFrom(judgement: Judgement, agentId: string): boolean {
 function standsOutMostFor(judgement: Judgement, agentId: string, least = MIN_STANDING): boolean {
   const standing = judgement.standing.get(agentId) ?? -Infinity;
   return standing >= least && [...judgement.standing.values()].every((other) => other <= standing);
+}
+
+/**
+ * Whether the text is of an everyday domain another agent than the conversation's (`previous`)
+ * serves, as near as one asking the same (FOLLOW_UP_DOMAIN_MIN), and stands out most for that
+ * agent's card - by OUTGROWN_BY more than for the conversation agent's.
+ */
+function clearlyOfAnother(judgement: Judgement, previous: string): boolean {
+  const other = judgement.domainAgent;
+  if (other === undefined || other === previous || judgement.domainSimilarity < FOLLOW_UP_DOMAIN_MIN) return false;
+  const margin = (judgement.standing.get(other) ?? 0) - (judgement.standing.get(previous) ?? 0);
+  return standsOutMostFor(judgement, other) && margin >= OUTGROWN_BY;
 }
 
 /** Whether the text stands out for the conversation's agent: something it can take up. */
