@@ -27,6 +27,21 @@ describe('requests framed as a domain (framedDomain)', () => {
     }
   });
 
+  it('knows a wish to watch something by how it opens, whatever is named', () => {
+    for (const text of [
+      'I want to watch the snooker',
+      'we wanna watch Encanto tonight, can you pull it up',
+      "let's watch a film",
+      'can we watch Bluey',
+      "so I'd like to watch the news",
+    ]) {
+      expect([text, framedDomain(text)]).toEqual([text, 'tv-and-video']);
+    }
+    for (const text of ['watch the kids for a minute', 'I watched the match last night', 'keep watch on the house']) {
+      expect([text, framedDomain(text)]).toEqual([text, undefined]);
+    }
+  });
+
   it('leaves requests that only mention remembering to their words and meaning', () => {
     for (const text of [
       'remind me when the potatoes are done in 20 minutes',

@@ -86,6 +86,10 @@ export const MEDIA_AND_PLANS_DOMAINS: readonly EverydayDomain[] = [
   {
     id: 'tv-and-video',
     description: 'The television and video streaming: channels, shows and films.',
+    // "I want to watch …", "we wanna watch …", "let's watch …", "can we watch …": whatever is named
+    // (a title, a match), the wish is to watch it - not "watch the kids", "watch out".
+    framing:
+      /^(?:(?:and|also|oh|so|ok|okay)\s+)*(?:(?:i|we)(?:\s+(?:want|would like)\s+to|['’]d\s+like\s+to|\s+wanna)\s+watch|let['’]?s\s+watch|can\s+(?:i|we)\s+watch)\b/i,
     requests: [
       'put the football on the tv',
       'what is on television tonight',
