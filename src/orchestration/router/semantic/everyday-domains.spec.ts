@@ -2,13 +2,7 @@ import { AppConfig } from '../../../platform/config/app-config';
 import { validateEnvironment } from '../../../platform/config/environment';
 import { agentCard as card } from '../agent-card.fixture';
 import { AgentRouter } from '../agent-router';
-import {
-  CARD_BACKGROUND,
-  EVERYDAY_DOMAINS,
-  EVERYDAY_REQUESTS,
-  EVERYDAY_SAYINGS,
-  framedDomain,
-} from './everyday-domains';
+import { CARD_BACKGROUND, EVERYDAY_DOMAINS, EVERYDAY_SAYINGS, framedDomain } from './everyday-domains';
 import { SentenceEncoder } from './sentence-encoder';
 
 describe('requests framed as a domain (framedDomain)', () => {
@@ -57,6 +51,9 @@ describe('requests framed as a domain (framedDomain)', () => {
 });
 
 describe('the background the cards are calibrated against (CARD_BACKGROUND)', () => {
+  /** Every domain's requests, in the order of EVERYDAY_DOMAINS. */
+  const EVERYDAY_REQUESTS = EVERYDAY_DOMAINS.flatMap((d) => d.requests);
+
   it('keeps the requests of the domains it was fixed with, not those of a domain added since', () => {
     const later = EVERYDAY_DOMAINS.filter((d) => d.background === false);
     expect(later.map((d) => d.id)).toContain('car');

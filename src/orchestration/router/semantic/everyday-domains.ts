@@ -51,9 +51,6 @@ export function framedDomain(text: string): string | undefined {
   return EVERYDAY_DOMAINS.find((d) => d.framing?.test(text.trim()))?.id;
 }
 
-/** Every domain's requests, in the order of EVERYDAY_DOMAINS. */
-export const EVERYDAY_REQUESTS: readonly string[] = EVERYDAY_DOMAINS.flatMap((d) => d.requests);
-
 /**
  * Every domain's requests and what else people say for them (`alsoSaid`), with the domain's index
  * in EVERYDAY_DOMAINS: what a request is compared with.
