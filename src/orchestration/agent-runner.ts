@@ -1,15 +1,11 @@
 import { Part, Task, TaskState } from '@a2a-js/sdk';
-import {
-  AgentExecutionEvent,
-  DefaultExecutionEventBus,
-  RequestContext,
-  type ServerCallContext,
-} from '@a2a-js/sdk/server';
+import { AgentExecutionEvent, DefaultExecutionEventBus, type ServerCallContext } from '@a2a-js/sdk/server';
 import { randomUUID } from 'node:crypto';
 import { userTextMessage } from '../a2a/executors/agent-messages';
 import { AgentHost, HostedAgent } from '../a2a/hosting/agent-host';
 import { callContextFor } from '../a2a/hosting/call-context';
 import { noteConversation } from '../a2a/hosting/call-state';
+import { ownedRequestContext } from '../a2a/hosting/owned-request-context';
 import type { AgentCallOutcome, Metrics } from '../platform/metrics/metrics';
 import { inSpan } from '../platform/telemetry/spans';
 import type { AgentResponse } from './orchestration.types';
@@ -151,7 +147,7 @@ export class AgentRunner {
 function direct(agent: HostedAgent, call: AgentCall, context: ServerCallContext, turn: Turn): Running {
   const taskId = call.taskId ?? randomUUID();
   noteConversation(context, call.continuesThread || call.taskId !== undefined);
-  const request = new RequestContext(
+  const request = ownedRequestContext(
     {
       tenant: '',
       message: userTextMessage(call.text, call.contextId, taskId),

@@ -13,6 +13,7 @@ import {
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { CollectingBus, executionFailure } from './collecting-bus';
+import { ownedRequestContext } from './owned-request-context';
 
 const logger = new Logger('A2A');
 
@@ -147,7 +148,8 @@ function isOwnResult(event: AgentExecutionEvent, taskId: string): boolean {
 
 /**
  * The request context the SDK makes for a message that names no task: a new task id, the
- * message's context id or a new one, both written into the message the agent gets. The hub's
+ * message's context id or a new one, both written into the message the agent gets (a copy of
+ * the caller's: `incoming` itself goes into the task's history). The hub's
  * cards declare no extensions, so of those the caller asked for none is active.
  */
 function newTaskRequest(params: SendMessageRequest, incoming: Message, context: ServerCallContext): RequestContext {
@@ -155,7 +157,7 @@ function newTaskRequest(params: SendMessageRequest, incoming: Message, context: 
   const taskId = randomUUID();
   const contextId = incoming.contextId || randomUUID();
   const request = { ...params, message: { ...incoming, contextId, taskId } };
-  return new RequestContext(request, taskId, contextId, context);
+  return ownedRequestContext(request, taskId, contextId, context);
 }
 
 function streamPayload(event: AgentExecutionEvent, current: Task | undefined): StreamResponse['payload'] {
