@@ -44,7 +44,11 @@ export class HubEndpointsResolver {
     const forwardedProto = trustProxy ? first(req.headers['x-forwarded-proto']) : undefined;
     const rawHost = forwardedHost ?? req.headers.host;
     const host = rawHost && SAFE_HOST.test(rawHost) ? rawHost : `localhost:${this.config.http.port}`;
-    const proto = forwardedProto === 'https' || forwardedProto === 'http' ? forwardedProto : req.protocol;
+    // What express's req.protocol says without 'trust proxy' (the forwarded header is read above),
+    // without its trust check of the peer address on every request.
+    const encrypted = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true;
+    const proto =
+      forwardedProto === 'https' || forwardedProto === 'http' ? forwardedProto : encrypted ? 'https' : 'http';
     return `${proto}://${host}`;
   }
 }
