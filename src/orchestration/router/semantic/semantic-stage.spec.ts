@@ -1,6 +1,12 @@
 import { AppConfig } from '../../../platform/config/app-config';
 import { validateEnvironment } from '../../../platform/config/environment';
-import { agentCard as card, cardSkill, CAR_AND_THERMOSTAT, SMART_HOME_AND_ROBOT } from '../agent-card.fixture';
+import {
+  agentCard as card,
+  cardSkill,
+  CAR_AND_THERMOSTAT,
+  LIGHTS_AND_HEATING,
+  SMART_HOME_AND_ROBOT,
+} from '../agent-card.fixture';
 import { AgentRouter } from '../agent-router';
 import type { DefaultRouter } from '../default-router';
 import type { Routing } from '../routing';
@@ -181,6 +187,19 @@ describe('the built-in router with meaning (sentence embeddings, real model)', (
     expect(outside.reasoning).toMatch(/\(weather, served by weather, 0\.7\d/);
     // What the thermostat takes up stays with it.
     expect(['', 'thermostat']).toContain((await inConversation('make it a bit warmer', 'thermostat')).agentId);
+  });
+
+  it("leaves a conversation for another agent's everyday domain though the conversation's card names the room asked about", async () => {
+    const cards = LIGHTS_AND_HEATING;
+    const inConversation = async (text: string, previousAgentId: string) =>
+      (await router.route({ text, previousAgentId, multiAgent: true }, cards, 9)).routing;
+    // "it" points at nothing, and how warm a room is belongs to the heating, whose card it stands
+    // out for far more than for the lights' (which name the living room too).
+    const warm = await inConversation('how warm is it in the living room', 'hue');
+    expect(warm).toMatchObject({ agentId: 'tado', semantic: true });
+    expect(warm.reasoning).toMatch(/\(climate, served by tado, 0\.7\d/);
+    // What the lights take up stays with them.
+    expect((await inConversation('make it a bit brighter', 'hue')).agentId).toBe('hue');
   });
 
   it('keeps with the conversation a request that names only whose thing it asks about, though another card has the name', async () => {
