@@ -93,6 +93,21 @@ describe('actions a card must offer', () => {
     }
   });
 
+  it('lets a request that names the agent by its initials buy what its card does not list ("order coffee at AH")', () => {
+    const grocer = agent('grocer', 'Albert Heijn', 'Groceries: a basket and orders for home delivery.', ['basket']);
+    const withGrocer = new DefaultRouter([...AGENTS, grocer]);
+    const request = (text: string) => ({ text, multiAgent: true });
+    expect(withGrocer.names('grocer', 'order coffee beans at AH')).toBe(true);
+    const named = withOfferedActions(withGrocer, request('order coffee beans at AH'), routed('grocer'), 0.7);
+    expect(named).toEqual(routed('grocer'));
+    // Not named, the coffee is no thing the card lists: asked about, as before.
+    const unnamed = withOfferedActions(withGrocer, request('order coffee beans'), routed('grocer'), 0.7);
+    expect(unnamed).toMatchObject({ agentId: '', outOfScope: 'buying' });
+    // "SL" names the Shopping List; a name of one word has no initials ("S" is not the Shop).
+    expect(withGrocer.names('list', 'add it to the SL')).toBe(true);
+    expect(withGrocer.names('shop', 'order a mug at S')).toBe(false);
+  });
+
   it('gives a buying or booking that words and meaning left undecided to the only card offering it for its thing', () => {
     const undecided = (extra: Partial<Routing> = {}) => routed('', { confidence: 0.4, candidates: [], ...extra });
     const request = (text: string) => ({ text, multiAgent: true });

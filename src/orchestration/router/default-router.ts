@@ -1,7 +1,7 @@
 import type { AgentProfile } from '../../a2a/agent-profile';
 import { ClauseVerdict, routeClauses } from './clause-routing';
 import { CardTerms } from './card-terms';
-import { namesDeliberately, withItsParts } from './naming';
+import { namesDeliberately, withItsInitials, withItsParts } from './naming';
 import {
   GENERIC_TERMS,
   isGenericAction,
@@ -74,8 +74,9 @@ export class DefaultRouter {
   /** The words cards have only as part of a tag of several words ("seat heating"). */
   private readonly tagParts: TagParts;
   /**
-   * The terms of each agent's name - not of its id: an id is written for machines, and its words
-   * are the topic's ("trains" is not named by "book a *train* ticket").
+   * The terms of each agent's name and its initials ("AH" of Albert Heijn) - not of its id: an id
+   * is written for machines, and its words are the topic's ("trains" is not named by "book a
+   * *train* ticket").
    */
   private readonly nameTerms: Set<string>[];
   /** The words of each agent's name as written, stopwords too ("just" of "Just Eat"). */
@@ -85,8 +86,9 @@ export class DefaultRouter {
     this.ids = agents.map((a) => a.id);
     this.cards = new CardTerms(agents);
     this.tagParts = new TagParts(agents);
-    this.nameTerms = agents.map((agent) => new Set(terms(withItsParts(agent.name))));
-    this.nameWords = agents.map((agent) => new Set(words(withItsParts(agent.name))));
+    const named = (agent: AgentProfile) => withItsParts(withItsInitials(agent.name));
+    this.nameTerms = agents.map((agent) => new Set(terms(named(agent))));
+    this.nameWords = agents.map((agent) => new Set(words(named(agent))));
   }
 
   get size(): number {

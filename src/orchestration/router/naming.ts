@@ -36,6 +36,15 @@ export function nameOf(agent: AgentProfile): string {
 }
 
 /**
+ * A name of several words with its initials ("Albert Heijn AH"): people call an agent by them
+ * ("order coffee at *AH*").
+ */
+export function withItsInitials(name: string): string {
+  const all = words(name);
+  return all.length >= 2 ? `${name} ${all.map((word) => word[0]).join('')}` : name;
+}
+
+/**
  * A text (an agent's name, a card's line) with the words of each word written as one ("SkipTheDishes"
  * → "Skip The Dishes", "JioSaavn" → "Jio Saavn", "eAudiobooks" → "e Audiobooks"): people call an
  * agent by one of them ("order from *Skip*") and ask for the thing by its own word ("my audiobook").
