@@ -107,6 +107,7 @@ export const HOME_DOMAINS: readonly EverydayDomain[] = [
     ],
     alsoSaid: [
       'lock all the doors',
+      'did we lock up last night',
       'unlock the front door, my friend is here',
       'did I leave the house unlocked',
       'is the door locked',

@@ -23,6 +23,7 @@ export const MEDIA_AND_PLANS_DOMAINS: readonly EverydayDomain[] = [
       'what will the temperature be outside this afternoon',
     ],
     alsoSaid: [
+      'will it stay dry for the school run',
       'do the kids need coats today',
       'will it be cold at the bus stop',
       'do I need a coat today',
@@ -165,7 +166,7 @@ export const MEDIA_AND_PLANS_DOMAINS: readonly EverydayDomain[] = [
       'anything left on my to-do list for this week',
       'read me my shopping list',
     ],
-    alsoSaid: ['put batteries on the list', 'tick off the bins'],
+    alsoSaid: ['put batteries on the list'],
   },
   {
     id: 'calendar',
@@ -186,6 +187,7 @@ export const MEDIA_AND_PLANS_DOMAINS: readonly EverydayDomain[] = [
     ],
     alsoSaid: [
       'am I free on friday afternoon',
+      'what have we got on at the weekend',
       "when's the dentist",
       'put the school play in the diary',
       'move my meeting to three',
