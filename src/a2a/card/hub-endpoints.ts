@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { AppConfig } from '../../platform/config/app-config';
+import { cameOverHttps } from '../../platform/auth/console-cookie';
 
 /** Where clients reach the hub: the HTTP base (no trailing slash) and the gRPC host:port. */
 export interface HubEndpoints {
@@ -41,14 +42,9 @@ export class HubEndpointsResolver {
     const { url, trustProxy } = this.config.publicEndpoints;
     if (url) return url;
     const forwardedHost = trustProxy ? first(req.headers['x-forwarded-host']) : undefined;
-    const forwardedProto = trustProxy ? first(req.headers['x-forwarded-proto']) : undefined;
     const rawHost = forwardedHost ?? req.headers.host;
     const host = rawHost && SAFE_HOST.test(rawHost) ? rawHost : `localhost:${this.config.http.port}`;
-    // What express's req.protocol says without 'trust proxy' (the forwarded header is read above),
-    // without its trust check of the peer address on every request.
-    const encrypted = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true;
-    const proto =
-      forwardedProto === 'https' || forwardedProto === 'http' ? forwardedProto : encrypted ? 'https' : 'http';
+    const proto = cameOverHttps(req, trustProxy) ? 'https' : 'http';
     return `${proto}://${host}`;
   }
 }

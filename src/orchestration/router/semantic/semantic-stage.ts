@@ -23,7 +23,7 @@ const CLEARLY_ON_CARD = 2;
 /**
  * …and a request that stands out for the conversation's agent too leaves it for the agent of its
  * everyday domain when it stands out for that agent's card this much more (σ): "how low's it
- * supposed to get outside tonight" after a thermostat (1.65 σ) is the weather card's (3.59 σ).
+ * supposed to get outside tonight" after a thermostat (1.51 σ) is the weather card's (3.66 σ).
  * (1, 1.5 and 2 moved the same items on every dev split.)
  */
 const OUTGROWN_BY = 1.5;
@@ -129,7 +129,7 @@ export class SemanticStage {
       if (lexical.adjusts || leavesOutItsThing(request.text)) return stays;
       // What has outgrown the conversation goes to the agent whose domain it is, sure as that agent's
       // card alone may not be ("how warm is it in the living room" after the lights, whose card names
-      // the room: the heating's, 4.24 sigma against 1.02).
+      // the room: the heating's, 4.24 σ against 1.02).
       if (outgrown && judgement.agentId === judgement.domainAgent) return chosen(judgement);
       const elsewhere =
         judgement.agentId !== undefined &&
