@@ -5,7 +5,7 @@
  * against the assignment judged by hand for each set (domain-audit.expected.json). No labelled
  * utterance is read: this is about the cards only.
  *
- *   npm run bench:routing-audit -- [--set main|second-household|ha-terse|rich-household|overlap-family|third-household|fourth-household|fifth-household|sixth-household|seventh-household|eighth-household|ninth-household|tenth-household|eleventh-household|twelfth-household|thirteenth-household|fourteenth-household|fifteenth-household|sixteenth-household|seventeenth-household] [--quiet]
+ *   npm run bench:routing-audit -- [--set main|second-household|ha-terse|rich-household|overlap-family|third-household|fourth-household|fifth-household|sixth-household|seventh-household|eighth-household|ninth-household|tenth-household|eleventh-household|twelfth-household|thirteenth-household|fourteenth-household|fifteenth-household|sixteenth-household|seventeenth-household|eighteenth-hub] [--quiet]
  *
  * Per domain: the agent given (by a line of its card, backed by the domain's requests' votes when a
  * little further off, or by a word of a card placed nowhere else) or "-";
@@ -46,6 +46,7 @@ const CARD_SETS = [
   'fifteenth-household',
   'sixteenth-household',
   'seventeenth-household',
+  'eighteenth-hub',
 ];
 
 /** Per set, per domain, the outcomes judged right: an agent id, or '' for none; a domain not listed: none. */

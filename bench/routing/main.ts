@@ -7,7 +7,7 @@
  * orchestrator does (--context labelled: the first turn taken to have gone to its labelled agent).
  *
  *   npm run bench:routing [-- --split dev|holdout|all] [--embeddings on|off] [--context driven|labelled]
- *                           [--failures [--why]] [--agents 50] [--rounds 3] [--set main|fresh|second-household|third-household|fourth-household|fifth-household|sixth-household|seventh-household|eighth-household|ninth-household|tenth-household|eleventh-household|twelfth-household|thirteenth-household|fourteenth-household|fifteenth-household|sixteenth-household|seventeenth-household]
+ *                           [--failures [--why]] [--agents 50] [--rounds 3] [--set main|fresh|second-household|third-household|fourth-household|fifth-household|sixth-household|seventh-household|eighth-household|ninth-household|tenth-household|eleventh-household|twelfth-household|thirteenth-household|fourteenth-household|fifteenth-household|sixteenth-household|seventeenth-household|eighteenth-hub]
  *                           [--latency on|off]
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -42,7 +42,7 @@ function options() {
   if (values.help) {
     console.log(
       'npm run bench:routing -- [--split dev|holdout|all] [--embeddings on|off] [--context driven|labelled] ' +
-        '[--failures [--why]] [--agents 50] [--rounds 3] [--set main|fresh|second-household|third-household|fourth-household|fifth-household|sixth-household|seventh-household|eighth-household|ninth-household|tenth-household|eleventh-household|twelfth-household|thirteenth-household|fourteenth-household|fifteenth-household|sixteenth-household|seventeenth-household] ' +
+        '[--failures [--why]] [--agents 50] [--rounds 3] [--set main|fresh|second-household|third-household|fourth-household|fifth-household|sixth-household|seventh-household|eighth-household|ninth-household|tenth-household|eleventh-household|twelfth-household|thirteenth-household|fourteenth-household|fifteenth-household|sixteenth-household|seventeenth-household|eighteenth-hub] ' +
         '[--latency on|off]',
     );
     process.exit(0);
