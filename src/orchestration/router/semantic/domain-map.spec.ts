@@ -322,6 +322,45 @@ describe('DomainMap (everyday domains and the hosted agents serving them, real m
     expect(domains.agentFor('calendar')).toBe('organiser');
   });
 
+  it('places by its words a card whose only claim goes to a nearer card: a shopping list beside a shop', async () => {
+    // Eighteenth set: the list's one line claims the shopping (0.58), the shop's card is nearer
+    // (0.74); the lists' line is further from the list's (0.52) than a claim reaches.
+    const shop = {
+      ...card(
+        'shop',
+        'Shop',
+        'Our account at the online store: groceries, household supplies, electronics, toys and clothes.',
+      ),
+      skills: [
+        skill(
+          'Find products',
+          'Search the catalogue, compare prices, and say what is in stock and on offer.',
+          ['search', 'products', 'price', 'offers'],
+          [],
+        ),
+        skill(
+          'Cart and checkout',
+          'Add or remove items in the cart and check out.',
+          ['cart', 'basket', 'buy', 'checkout'],
+          [],
+        ),
+      ],
+    };
+    const list = card('list', 'Shopping List', "The family's shared shopping list.");
+    const domains = await mapFor([shop, list, home, weather]);
+    expect(
+      domains
+        .explain()
+        .find((a) => a.domain === 'shopping')!
+        .cards.find((c) => c.agentId === 'list'),
+    ).toMatchObject({ claims: true });
+    expect(domains.agentFor('shopping')).toBe('shop');
+    expect(domains.explain().find((a) => a.domain === 'reminders-and-lists')).toMatchObject({
+      agentId: 'list',
+      by: 'name',
+    });
+  });
+
   it('places a card the model places nowhere by a word naming one domain, unless its requests say otherwise', async () => {
     const household = [
       card('lights', 'Lights', 'Turn lights on and off.'),

@@ -41,8 +41,9 @@ const MIN_REQUEST_STANDING_OF_A_LINE = 1;
 const VOTE_STANDING = 1.5;
 /**
  * A card the model cannot place - none of its lines claims any domain ("Met.no: Forecast for
- * home.", "Frigate: NVR events and camera snapshots.", brand names and a few words) - is placed
- * by its words: a word of one domain's description and no other's ("forecast", "camera") names
+ * home.", "Frigate: NVR events and camera snapshots.", brand names and a few words), or its claims
+ * lose every domain to nearer cards - is placed by its words: a word or a compound of one domain's
+ * description and no other's ("forecast", "camera", "shopping list": domain-words.ts) names
  * that domain when it is also the domain the card's lines come nearest (a pet feeder's "how much
  * food is left" names the groceries, but its lines are nearest the health's; "charging station"
  * on a robot mower the energy, its lines nearest the appliances; "reminds you to take them" on a
@@ -185,8 +186,11 @@ export class DomainMap {
         .sort((x, y) => y.similarity - x.similarity);
       return { domain, ranked, requests: requests.length };
     });
-    // The cards the model places nowhere, and the domains their words name.
-    const placed = new Set(scored.flatMap(({ ranked }) => ranked.filter((c) => c.claims).map((c) => c.agentId)));
+    // The card each domain goes to by its lines (nearestClaim); the cards it gives none are placed
+    // nowhere, their claims lost to nearer cards' or none held ("Shopping List: the family's shared
+    // shopping list" claims the shopping, 0.58, where the shop's card is 0.74).
+    const winners = scored.map(({ ranked, requests }) => nearestClaim(ranked, requests));
+    const placed = new Set(winners.flatMap((c) => (c ? [c.agentId] : [])));
     // A card whose words name two domains its lines come near (within SERVING_BAND of its closest)
     // names neither: "The money app for kids. Chores, allowance and savings goals" names the
     // finance by "money" and the reminders by "chores", its lines 0.30 and 0.38 from theirs: its
@@ -210,7 +214,7 @@ export class DomainMap {
       // instead: among one-line cards the next is as often a near miss ("Garage door opener" for
       // the cameras and the alarm, when the alarm's card is further). Cards as near, whose claims
       // hold too, are told apart by the requests (LINE_TIE).
-      const served = nearestClaim(ranked, requests);
+      const served = winners[domain];
       // A card placed nowhere whose words name the domain, its closest by its lines - or near it
       // (SERVING_BAND) with the domain's requests standing out for it as a whole card's must
       // (MIN_REQUEST_STANDING): "Pay and get paid in seconds… pay back your friends" is nearer

@@ -10,6 +10,12 @@ describe("the domains a card's words name (namedDomains)", () => {
     expect(named('Know where your vehicle is, always.')).toEqual(['car']);
   });
 
+  it('names a domain by two words in a row of its description that no other has, though neither word alone does', () => {
+    // "shopping" is the shop's too, "list" a generic word; "shopping list" is only the lists'.
+    expect(named("Shopping List. The family's shared shopping list.")).toEqual(['reminders-and-lists']);
+    expect(named('Shopping: our account at the online store.')).not.toContain('reminders-and-lists');
+  });
+
   it('names nothing by words several domains share or words that do not say what is asked', () => {
     // "car" is also the travel's (hire cars) and the energy's (car charging); "lock" the door locks'.
     expect(named('Your car, lock and unlock.')).not.toContain('car');

@@ -15,13 +15,18 @@ export function namedDomains(words: string): Set<number> {
   return domains;
 }
 
-/** The terms of a text's words that say what is asked (saysWhat). */
+/**
+ * The terms of a text's words that say what is asked (saysWhat), and each two terms in a row of
+ * which one does: a compound names a thing its words alone do not ("shopping list" is neither the
+ * shop nor any list).
+ */
 function whatTerms(text: string): Set<string> {
-  return new Set(
-    termsOfWords(text)
-      .filter(({ word }) => saysWhat(word))
-      .map((t) => t.term),
-  );
+  const all = termsOfWords(text);
+  const said = all.filter(({ word }) => saysWhat(word)).map((t) => t.term);
+  const pairs = all
+    .slice(1)
+    .flatMap((t, i) => (saysWhat(t.word) || saysWhat(all[i].word) ? [`${all[i].term} ${t.term}`] : []));
+  return new Set([...said, ...pairs]);
 }
 
 /** For each domain, the terms of its description that say what is asked and no other domain's description has. */
