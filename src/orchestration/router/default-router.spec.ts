@@ -142,6 +142,17 @@ describe('DefaultRouter', () => {
     expect(route('play music').confidence).toBeGreaterThan(route('paly musik').confidence);
   });
 
+  it('corrects no typo to a word that only joins a sentence ("whether" on a card is no thing it does)', () => {
+    const router = new DefaultRouter([
+      agent('home', 'Home Control', 'Locks the doors and says whether they are locked', ['lock', 'door']),
+      agent('weather', 'Weather', 'Forecasts for your town', ['forecast']),
+      ...AGENTS.filter((a) => a.id !== 'weather'),
+    ]);
+    // "wether" is one letter from "weather" and from "whether" alike.
+    expect(router.spelledOut('whats the wether tomorow')).toBe('whats the weather tomorrow');
+    expect(router.route({ text: 'whats the wether tomorow', multiAgent: false }).agentId).toBe('weather');
+  });
+
   it('spells a corrected word out in the form the typo is one edit from ("paly" is "play", not "plays")', () => {
     const music = new DefaultRouter([agent('music', 'Music', 'Plays music on the speakers', ['play', 'jazz'])]);
     expect(music.spelledOut('paly some jazz')).toBe('play some jazz');

@@ -15,7 +15,7 @@ const STOPWORDS = new Set(
     'this that these those there here what which who whom whose when where why how can could would should ' +
     'will shall may might must please pls thanks thank hey hi hello ok okay just also too very really some any ' +
     'all each every no not only own same such both few more most other let lets me us would like want need ' +
-    'get got make made go going gonna tell give show know find'
+    'get got make made go going gonna tell give show know find whether because although though unless'
   ).split(/\s+/),
 );
 
