@@ -2,8 +2,8 @@ import type { AgentProfile } from '../../a2a/agent-profile';
 import { isEnglishWord } from './common-words';
 import { nameOf, withItsParts } from './naming';
 import { everydayVocabulary, Spellings } from './spellings';
-import { isStopword, properNames, saysWhat, stem, terms, termsOfWords, words } from './text-analysis';
-import { chatSpelling, TypoCorrector } from './typos';
+import { chatSpelling, isStopword, properNames, saysWhat, stem, terms, termsOfWords, words } from './text-analysis';
+import { TypoCorrector } from './typos';
 
 /** How much a term counts by where it appears on a card: names and tags say what an agent is for. */
 const FIELD_WEIGHTS = { name: 3, tag: 3, skillName: 2.5, description: 1, example: 0.75 } as const;

@@ -84,9 +84,16 @@ export function terms(text: string): string[] {
   return termsOfWords(text).map((t) => t.term);
 }
 
-/** `terms`, each with the word it was stemmed from. */
+/**
+ * `terms`, each with the word it was stemmed from - a chat spelling's as the word it stands for
+ * ("wats" is "what's", not a term it shares with "water"; "tmr" is "tomorrow").
+ */
 export function termsOfWords(text: string): { word: string; term: string }[] {
   return words(text)
+    .flatMap((word) => {
+      const chat = chatSpelling(word);
+      return chat ? words(chat) : [word];
+    })
     .filter((w) => !STOPWORDS.has(w) && (w.length > 1 || /\d/.test(w)))
     .map((word) => ({ word, term: stem(word) }))
     .filter(({ term }) => !STOPWORDS.has(term));
@@ -285,4 +292,47 @@ export function unquoted(text: string): string {
   if (!/["“'‘]/.test(text)) return text;
   const rest = text.replace(DOUBLE_QUOTED, ' , ').replace(SINGLE_QUOTED, ' , ');
   return rest !== text && terms(rest).length > 0 ? rest : text;
+}
+
+/**
+ * Spellings of everyday words as people type them to an assistant - not typos of a card word, and
+ * too far from the word for an edit to find ("tonite", "2moro", "u"): the sentence model, which
+ * has read them seldom, reads the word instead (DefaultRouter.spelledOut), and so do the card
+ * words (termsOfWords).
+ */
+const CHAT_SPELLINGS = new Map<string, string>([
+  ['u', 'you'],
+  ['ur', 'your'],
+  ['ya', 'you'],
+  ['wat', 'what'],
+  ['wot', 'what'],
+  ['pls', 'please'],
+  ['plz', 'please'],
+  ['thx', 'thanks'],
+  ['tonite', 'tonight'],
+  ['nite', 'night'],
+  ['2day', 'today'],
+  ['2nite', 'tonight'],
+  ['2moro', 'tomorrow'],
+  ['2morrow', 'tomorrow'],
+  ['tmrw', 'tomorrow'],
+  ['tmr', 'tomorrow'],
+  ['tmro', 'tomorrow'],
+  ['tdy', 'today'],
+  ['wats', "what's"],
+  ['wots', "what's"],
+  ['gonna', 'going to'],
+  ['wanna', 'want to'],
+  ['gotta', 'got to'],
+  ['coz', 'because'],
+  ['cuz', 'because'],
+  ['b4', 'before'],
+  ['msg', 'message'],
+  ['txt', 'text'],
+  ['ppl', 'people'],
+]);
+
+/** The word a chat spelling stands for ("tonite" → "tonight"), if `word` is one (CHAT_SPELLINGS). */
+export function chatSpelling(word: string): string | undefined {
+  return CHAT_SPELLINGS.get(word.toLowerCase());
 }

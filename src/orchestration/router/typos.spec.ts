@@ -1,5 +1,5 @@
 import { stem } from './text-analysis';
-import { chatSpelling, isOneEditApart, TypoCorrector } from './typos';
+import { isOneEditApart, TypoCorrector } from './typos';
 
 describe('isOneEditApart', () => {
   it.each([
@@ -101,21 +101,5 @@ describe('TypoCorrector', () => {
     const corrector = new TypoCorrector(['socks', 'rocks'], () => 1);
     expect(corrector.correct('xocks', 'xocks', (term) => term === 'rocks')).toBe('rocks');
     expect(corrector.correct('xocks')).toBe('socks');
-  });
-});
-
-describe('chatSpelling', () => {
-  it.each([
-    ['tonite', 'tonight'],
-    ['U', 'you'],
-    ['2moro', 'tomorrow'],
-    ['gonna', 'going to'],
-  ])('reads %s as %s', (word, expected) => {
-    expect(chatSpelling(word)).toBe(expected);
-  });
-
-  it('leaves other words alone', () => {
-    expect(chatSpelling('tonight')).toBeUndefined();
-    expect(chatSpelling('what')).toBeUndefined();
   });
 });
