@@ -54,12 +54,19 @@ describe('TypoCorrector', () => {
     expect(corrector.correct('lihgt')).toBe('light');
   });
 
-  it('corrects four-letter words only by a swap of neighbours or a letter left out ("bill" is not "fill")', () => {
+  it('corrects four-letter words only by a swap of neighbours, a letter left out or a vowel in a word no dictionary has ("bill" is not "fill")', () => {
     expect(corrector.correct('bill')).toBeUndefined();
     expect(corrector.correct('crat')).toBe('cart');
     expect(new TypoCorrector(['alarm', 'fill'], () => 1).correct('alrm')).toBe('alarm');
-    // One other letter is not a typo at this length.
-    expect(new TypoCorrector(['fill'], () => 1).correct('fyll')).toBeUndefined();
+    // One other letter is not a typo at this length…
+    expect(new TypoCorrector(['fill'], () => 1).correct('fikl')).toBeUndefined();
+    // …but for a vowel or "y" in a word no dictionary has: "pley" and "plau" are none; "plan" is,
+    // and "tern" (a sea bird) a rarer one.
+    const play = new TypoCorrector(['play', 'plin'], () => 1);
+    expect(play.correct('pley')).toBe('play');
+    expect(play.correct('plau')).toBe('play');
+    expect(play.correct('plan')).toBeUndefined();
+    expect(new TypoCorrector(['turn'], () => 1).correct('tern')).toBeUndefined();
   });
 
   it('tries the word as written when its stem is too short or too far ("nwes" is "news")', () => {

@@ -1,10 +1,11 @@
-import { isCommonWord } from './common-words';
+import { isCommonWord, isEnglishWord } from './common-words';
 
 /** Shortest word a typo is looked for in. */
 const MIN_TYPO_LENGTH = 4;
 /**
- * Shortest word corrected by any edit; shorter ones only by a swap of neighbours ("paly") or a
- * letter left out ("alrm"), since one other letter makes another word too often ("bill" → "fill").
+ * Shortest word corrected by any edit; shorter ones only by a swap of neighbours ("paly"), a
+ * letter left out ("alrm") or a vowel misheard in a word no dictionary has ("pley": vowelMisheard),
+ * since one other letter makes another word too often ("bill" → "fill").
  */
 const MIN_ANY_EDIT_LENGTH = 5;
 /**
@@ -98,7 +99,13 @@ export class TypoCorrector {
           if (form === source || !isOneEditApart(source, form)) continue;
           const inserted = form.length === source.length + 1;
           if (letterLeftOut && !inserted) continue;
-          if (spelt.length < MIN_ANY_EDIT_LENGTH && !isSwap(source, form) && !inserted) continue;
+          if (
+            spelt.length < MIN_ANY_EDIT_LENGTH &&
+            !isSwap(source, form) &&
+            !inserted &&
+            !vowelMisheard(source, form, spelt)
+          )
+            continue;
           if (!found.includes(term)) found.push(term);
         }
       }
@@ -144,4 +151,21 @@ function deletions(word: string): string[] {
   const out: string[] = [];
   for (let i = 0; i < word.length; i++) out.push(word.slice(0, i) + word.slice(i + 1));
   return out;
+}
+
+/**
+ * A short word written with one vowel (or "y") for another ("pley", "plau" for "play") that is no
+ * English word as written, not even a rare one (isEnglishWord): vowels are the letters people
+ * mishear and mistype most, and a word no dictionary has cannot be the other word one letter makes.
+ * (Any other letter for another, tried too, cost the main set's dev split an item.)
+ */
+function vowelMisheard(source: string, form: string, spelt: string): boolean {
+  return vowelFor(source, form) && !isEnglishWord(spelt);
+}
+
+/** The same letters but one vowel or "y" for another ("pley"/"play", "plau"/"play"). */
+function vowelFor(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  const at = [...a].findIndex((c, i) => c !== b[i]);
+  return at >= 0 && /[aeiouy]/.test(a[at]) && /[aeiouy]/.test(b[at]) && a.slice(at + 1) === b.slice(at + 1);
 }
