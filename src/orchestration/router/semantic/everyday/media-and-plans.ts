@@ -32,6 +32,7 @@ export const MEDIA_AND_PLANS_DOMAINS: readonly EverydayDomain[] = [
       'do I need sun cream today',
       'is it windy out',
       "what's the forecast for tomorrow",
+      'should I take an umbrella',
     ],
   },
   {
