@@ -140,6 +140,7 @@ export const MEDIA_AND_PLANS_DOMAINS: readonly EverydayDomain[] = [
       'give me a shout in ten minutes',
       'set an alarm for six thirty',
       'stop the alarm',
+      'I need to be up at six tomorrow',
     ],
   },
   {
