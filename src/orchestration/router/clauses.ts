@@ -1,5 +1,15 @@
 import { isEnglishWord } from './common-words';
-import { asks, isArgumentWord, isDiscourseWord, isStopword, opensAStatement, saysWhat, words } from './text-analysis';
+import {
+  asks,
+  GENERIC_TERMS,
+  isArgumentWord,
+  isDiscourseWord,
+  isStopword,
+  opensAStatement,
+  saysWhat,
+  stem,
+  words,
+} from './text-analysis';
 
 /**
  * A request cut into its intents (clauses): at conjunctions and punctuation, with what has no
@@ -101,6 +111,37 @@ function saysHowThingsAre(clause: string): boolean {
 const CONJUNCTION = /\b(?:and then|and also|(?<!\b(?:nice|lovely) )and|then|also|plus|as well as)\b/iu;
 const CUTS = new RegExp(`[,;!?]+|(?<!\\b\\p{L})\\.+(?=\\s|$)|${CONJUNCTION.source}`, 'iu');
 
+/**
+ * Things added or ordered together, then where to or where from ("add *flour and sugar* to the
+ * grocery list", "order *bread and milk* from Sixty60"): each "and" joins the things, not two
+ * requests. Not when a thing after an "and" opens with a verb - a generic one ("add milk and *set*
+ * the heating to 20") or another that a request opens with ("add milk and *switch* to the news",
+ * "put Still Game on and *get* me a new audiobook from the library").
+ */
+const THINGS_TOGETHER =
+  /\b(?:add|put|pop|stick|write|buy|order|grab)\s+[^,;.!?]+?\s+and\s+[^,;.!?]*?\s+(?:(?:to|onto)\s+(?:the|my|our|your)|from)\b/giu;
+const OWN_VERBS = new Set(
+  'switch skip go move jump listen talk send change bring drive head get make tell give show find let play'.split(' '),
+);
+const AND = /\s+and\s+/giu;
+/** What stands for the "and" of things together while the request is cut. */
+const JOINED = ' \u0000 ';
+
+/** The request cut at punctuation and conjunctions (CUTS), but not at the "and" of things together (THINGS_TOGETHER). */
+function cut(text: string): string[] {
+  const kept = text.replace(THINGS_TOGETHER, (whole: string) => {
+    const verbs = whole
+      .split(AND)
+      .slice(1)
+      .some((thing) => {
+        const [first = ''] = words(thing);
+        return GENERIC_TERMS.has(stem(first)) || OWN_VERBS.has(first);
+      });
+    return verbs ? whole : whole.replace(AND, JOINED);
+  });
+  return kept.split(CUTS).map((part) => part.replaceAll(JOINED, ' and '));
+}
+
 /** "can you deal with it" asks for an action, not whether one can be done. */
 function withoutPoliteOpening(all: string[]): string[] {
   return all[1] === 'you' && ['can', 'could', 'would', 'will'].includes(all[0]) ? all.slice(2) : all;
@@ -141,8 +182,7 @@ function actsOnWhatWasNamed(clause: string, before: string): boolean {
  * there, bump her room up"); two requests are joined by a word ("…and put some jazz on").
  */
 export function clauses(text: string): string[] {
-  const parts = text
-    .split(CUTS)
+  const parts = cut(text)
     .map((c) => c.trim())
     .filter((c) => words(c).length > 0);
   if (parts.length > 1 && !CONJUNCTION.test(text) && parts.some(saysHowThingsAre)) return [text.trim()];

@@ -517,6 +517,24 @@ describe('text analysis', () => {
     ]);
   });
 
+  it('does not cut at the "and" of things added or ordered together, unless a verb follows it', () => {
+    expect(clauses('add flour and sugar to the grocery list')).toEqual(['add flour and sugar to the grocery list']);
+    expect(clauses('add salt and pepper and olive oil to the list')).toEqual([
+      'add salt and pepper and olive oil to the list',
+    ]);
+    expect(clauses('order bread and milk from Sixty60')).toEqual(['order bread and milk from Sixty60']);
+    expect(clauses('add milk and set the heating to 20')).toEqual(['add milk', 'set the heating to 20']);
+    expect(clauses('add milk and switch to the news')).toEqual(['add milk', 'switch to the news']);
+    expect(clauses('put Still Game on and get me an audiobook from the library')).toEqual([
+      'put Still Game on',
+      'get me an audiobook from the library',
+    ]);
+    expect(clauses('play some jazz and add coffee to the shopping list')).toEqual([
+      'play some jazz',
+      'add coffee to the shopping list',
+    ]);
+  });
+
   it('keeps a clause that only says how much, how long or when with its neighbour', () => {
     expect(clauses('start a timer for the cake, 40 minutes')).toEqual(['start a timer for the cake, 40 minutes']);
     expect(clauses('I need to get up early tomorrow, 5:45')).toEqual(['I need to get up early tomorrow, 5:45']);
