@@ -108,6 +108,19 @@ describe('actions a card must offer', () => {
     expect(withGrocer.names('shop', 'order a mug at S')).toBe(false);
   });
 
+  it('lets a request that names the agent with a typo buy what its card does not list ("from kroeger")', () => {
+    const grocer = agent('kroger', 'Kroger', 'Grocery pickup and delivery from our store.', ['basket']);
+    const withGrocer = new DefaultRouter([...AGENTS, grocer]);
+    expect(withGrocer.names('kroger', 'order a box of cereal from kroeger')).toBe(true);
+    const named = withOfferedActions(
+      withGrocer,
+      { text: 'order a box of cereal from kroeger', multiAgent: true },
+      routed('kroger'),
+      0.7,
+    );
+    expect(named).toEqual(routed('kroger'));
+  });
+
   it('gives a buying or booking that words and meaning left undecided to the only card offering it for its thing', () => {
     const undecided = (extra: Partial<Routing> = {}) => routed('', { confidence: 0.4, candidates: [], ...extra });
     const request = (text: string) => ({ text, multiAgent: true });

@@ -116,10 +116,10 @@ export class DefaultRouter {
     });
   }
 
-  /** Whether the text names the agent deliberately (`namesDeliberately`). */
+  /** Whether the text names the agent deliberately (`namesDeliberately`), a typo of its name spelt out ("from *kroeger*"). */
   names(agentId: string, text: string): boolean {
     const index = this.ids.indexOf(agentId);
-    return index >= 0 && namesDeliberately(this.nameTerms[index], text, this.nameWords[index]);
+    return index >= 0 && namesDeliberately(this.nameTerms[index], this.spelledOut(text), this.nameWords[index]);
   }
 
   /** Whether a phrase is all words of an agent's name, not generic ones ("an *Uber*", "*Spotify*"). */
