@@ -114,12 +114,12 @@ const CUTS = new RegExp(`[,;!?]+|(?<!\\b\\p{L})\\.+(?=\\s|$)|${CONJUNCTION.sourc
 /**
  * Things added or ordered together, then where to or where from ("add *flour and sugar* to the
  * grocery list", "order *bread and milk* from Sixty60"): each "and" joins the things, not two
- * requests. Not when a thing after an "and" opens with a verb - a generic one ("add milk and *set*
+ * requests. (The things are a few words, as said: bounded, the pattern stays linear in the text.) Not when a thing after an "and" opens with a verb - a generic one ("add milk and *set*
  * the heating to 20") or another that a request opens with ("add milk and *switch* to the news",
  * "put Still Game on and *get* me a new audiobook from the library").
  */
 const THINGS_TOGETHER =
-  /\b(?:add|put|pop|stick|write|buy|order|grab)\s+[^,;.!?]+?\s+and\s+[^,;.!?]*?\s+(?:(?:to|onto)\s+(?:the|my|our|your)|from)\b/giu;
+  /\b(?:add|put|pop|stick|write|buy|order|grab)\s+[^,;.!?]{1,80}?\s+and\s+[^,;.!?]{0,80}?\s+(?:(?:to|onto)\s+(?:the|my|our|your)|from)\b/giu;
 const OWN_VERBS = new Set(
   'switch skip go move jump listen talk send change bring drive head get make tell give show find let play'.split(' '),
 );
