@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { AppConfig } from '../../platform/config/app-config';
-import { cameOverHttps } from '../../platform/auth/console-cookie';
+import { cameOverHttps } from '../../platform/http/request-scheme';
 
 /** Where clients reach the hub: the HTTP base (no trailing slash) and the gRPC host:port. */
 export interface HubEndpoints {

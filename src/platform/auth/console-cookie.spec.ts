@@ -1,8 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import { cameOverHttps, readCookie, sessionIdOf } from './console-cookie';
+import { readCookie, sessionIdOf } from './console-cookie';
 
-const request = (headers: Record<string, string>, encrypted = false) =>
-  ({ headers, socket: { encrypted } }) as unknown as IncomingMessage;
+const request = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
 
 describe('console cookie', () => {
   it('reads one cookie from a Cookie header, the first of its name, unquoted', () => {
@@ -16,12 +15,5 @@ describe('console cookie', () => {
     expect(sessionIdOf(request({ cookie: 'sb_console=id-1' }))).toBe('id-1');
     expect(sessionIdOf(request({ cookie: 'sb_console=' }))).toBeUndefined();
     expect(sessionIdOf(request({}))).toBeUndefined();
-  });
-
-  it('knows https by the socket, or by X-Forwarded-Proto only behind a trusted proxy', () => {
-    expect(cameOverHttps(request({}, true), false)).toBe(true);
-    expect(cameOverHttps(request({ 'x-forwarded-proto': 'https' }), false)).toBe(false);
-    expect(cameOverHttps(request({ 'x-forwarded-proto': 'https, http' }), true)).toBe(true);
-    expect(cameOverHttps(request({ 'x-forwarded-proto': 'http' }), true)).toBe(false);
   });
 });

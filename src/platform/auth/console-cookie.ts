@@ -15,18 +15,6 @@ export function sessionIdOf(req: IncomingMessage): string | undefined {
   return value ? value : undefined;
 }
 
-/**
- * Whether the request came over https: directly (TLS on the socket), or - with TRUST_PROXY -
- * as the proxy's `X-Forwarded-Proto` says.
- */
-export function cameOverHttps(req: IncomingMessage, trustProxy: boolean): boolean {
-  if ((req.socket as { encrypted?: boolean } | undefined)?.encrypted) return true;
-  if (!trustProxy) return false;
-  const forwarded = req.headers['x-forwarded-proto'];
-  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim().toLowerCase();
-  return first === 'https';
-}
-
 /** Sets the session cookie (express serializes it: Max-Age and Expires). */
 export function setSessionCookie(res: Response, id: string, maxAgeSeconds: number, secure: boolean): void {
   res.cookie(CONSOLE_COOKIE, id, { ...attributes(secure), maxAge: maxAgeSeconds * 1000 });
