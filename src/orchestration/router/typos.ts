@@ -142,9 +142,13 @@ function indexUnder(index: Map<string, { form: string; term: string }[]>, form: 
 
 /** The same letters, two neighbours swapped. */
 function isSwap(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  const at = [...a].findIndex((c, i) => c !== b[i]);
+  const at = firstDifference(a, b);
   return at >= 0 && a[at] === b[at + 1] && a[at + 1] === b[at] && a.slice(at + 2) === b.slice(at + 2);
+}
+
+/** Where two words of one length first differ; -1 if they do not, or differ in length. */
+function firstDifference(a: string, b: string): number {
+  return a.length === b.length ? [...a].findIndex((c, i) => c !== b[i]) : -1;
 }
 
 function deletions(word: string): string[] {
@@ -165,7 +169,6 @@ function vowelMisheard(source: string, form: string, spelt: string): boolean {
 
 /** The same letters but one vowel or "y" for another ("pley"/"play", "plau"/"play"). */
 function vowelFor(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  const at = [...a].findIndex((c, i) => c !== b[i]);
+  const at = firstDifference(a, b);
   return at >= 0 && /[aeiouy]/.test(a[at]) && /[aeiouy]/.test(b[at]) && a.slice(at + 1) === b.slice(at + 1);
 }
